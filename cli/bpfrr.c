@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfrr: record/replay for BPF loaders.  This file only dispatches to the
+ * subcommands; each lives with its own code (recorder/, replayer/).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bpfrr.h"
+
+struct subcommand {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+};
+
+/*
+ * A subcommand whose code is not linked in yet is declared weak, so the
+ * dispatcher says so plainly instead of failing to link.
+ */
+int bpfrr_record_main(int argc, char **argv) __attribute__((weak));
+int bpfrr_dump_main(int argc, char **argv) __attribute__((weak));
+int bpfrr_translate_main(int argc, char **argv) __attribute__((weak));
+int bpfrr_replay_main(int argc, char **argv) __attribute__((weak));
+
+static const struct subcommand subcommands[] = {
+	{ "record", bpfrr_record_main, "run a loader under the recorder, write a trace" },
+	{ "dump", bpfrr_dump_main, "print a trace's bpf() calls field by field (the audit)" },
+	{ "translate", bpfrr_translate_main, "compile a trace into a syscall loader program" },
+	{ "replay", bpfrr_replay_main, "run a translated trace and verify the kernel state" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: bpfrr COMMAND [OPTIONS] [ARGS...]\n\ncommands:\n");
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  %-10s %s%s\n", subcommands[i].name, subcommands[i].summary,
+			subcommands[i].main ? "" : " (not built yet)");
+	fprintf(out, "  %-10s %s\n", "version", "print the version");
+	fprintf(out, "  %-10s %s\n", "help", "print this help");
+	fprintf(out, "\n'bpfrr COMMAND --help' describes a command; see also bpfrr(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return BPFRR_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		printf("bpfrr %s\n", BPFRR_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(argv[1], subcommands[i].name))
+			continue;
+		if (!subcommands[i].main) {
+			fprintf(stderr, "bpfrr: '%s' is not implemented in this build\n", argv[1]);
+			return BPFRR_EXIT_USAGE;
+		}
+		return subcommands[i].main(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "bpfrr: unknown command '%s' (see 'bpfrr --help')\n", argv[1]);
+	return BPFRR_EXIT_USAGE;
+}
