@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_abi.h - one description of the Linux 6.12 bpf() UAPI.
+ *
+ * A table (lib/bpf_abi_table.c) describes, for every bpf() command, every
+ * field of its part of union bpf_attr: offset, size, kind (integer, enum,
+ * flags, fd, pointer, inline string), direction, the object kind behind an
+ * fd, and for pointers what the buffer holds and how its length is found.
+ * The same is done for the info structs BPF_OBJ_GET_INFO_BY_FD fills in
+ * (bpf_prog_info, bpf_map_info, bpf_btf_info, bpf_link_info).
+ *
+ * The offsets are the 6.12 UAPI's, written explicitly: the build machine's
+ * <linux/bpf.h> may be older, so nothing here depends on it.
+ *
+ * The recorder, the dumper and the translator all use the walkers below;
+ * none of them should know a field offset of its own.
+ */
+#ifndef BPFRR_BPF_ABI_H
+#define BPFRR_BPF_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Highest command number the table knows (BPF_TOKEN_CREATE in 6.12) + 1. */
+#define BPFRR_ABI_NR_CMDS 37
+
+/* sizeof(union bpf_attr) in 6.12. Larger attrs are legal if the tail is zero. */
+#define BPFRR_ABI_ATTR_SIZE 144
+
+/*
+ * Length caps. A buffer whose length rule asks for more is yielded with
+ * len = the cap and BPFRR_ABI_BUF_TRUNCATED set; want_len keeps the
+ * requested length. The kernel itself refuses far less than these for most
+ * buffers (e.g. BPF_COMPLEXITY_LIMIT_INSNS * 8 = 8 MiB of insns), so a
+ * truncated buffer means a bogus attr or a call that fails anyway.
+ */
+#define BPFRR_ABI_BUF_MAX	(256u << 20)	/* any single buffer: 256 MiB */
+#define BPFRR_ABI_STR_MAX	4096u		/* NUL-terminated strings (PATH_MAX) */
+#define BPFRR_ABI_ARRAY_MAX	(1u << 20)	/* elements of nested pointer arrays (kprobe_multi.syms) */
+
+enum bpfrr_phase {
+	BPFRR_PHASE_ENTRY,	/* syscall entry: what the kernel will read */
+	BPFRR_PHASE_EXIT,	/* syscall exit: what the kernel wrote */
+};
+
+enum bpfrr_dir {
+	BPFRR_DIR_IN = 1,	/* the kernel reads it */
+	BPFRR_DIR_OUT = 2,	/* the kernel writes it */
+	BPFRR_DIR_INOUT = 3,	/* both */
+};
+
+/* Kind of object behind a file descriptor. */
+enum bpfrr_obj_kind {
+	BPFRR_OBJ_NONE,
+	BPFRR_OBJ_MAP,
+	BPFRR_OBJ_PROG,
+	BPFRR_OBJ_BTF,
+	BPFRR_OBJ_LINK,
+	BPFRR_OBJ_CGROUP,	/* cgroup directory fd */
+	BPFRR_OBJ_PERF_EVENT,	/* perf_event_open() fd */
+	BPFRR_OBJ_NETNS,	/* /proc/PID/ns/net fd */
+	BPFRR_OBJ_ANY,		/* fd of any kind (unknown, or several allowed) */
+	BPFRR_OBJ_TOKEN,	/* BPF token (BPF_TOKEN_CREATE) */
+	BPFRR_OBJ_SOCKET,	/* socket (sockmap/sockhash/xskmap values) */
+	BPFRR_OBJ_DIR,		/* directory fd: bpffs root for tokens, path_fd of BPF_OBJ_* */
+	BPFRR_OBJ_PIDFD,	/* pidfd (task iterator) */
+	BPFRR_OBJ_DEVICE,	/* character device (lirc for BPF_LIRC_MODE2) */
+	BPFRR_OBJ_ITER,		/* bpf iterator fd (BPF_ITER_CREATE result; read() it) */
+	BPFRR_OBJ__MAX,
+};
+
+/* What a buffer (or an inline field) holds. */
+enum bpfrr_abi_content {
+	BPFRR_CONTENT_NONE,
+	BPFRR_CONTENT_BYTES,		/* opaque bytes */
+	BPFRR_CONTENT_STRING,		/* NUL-terminated text (license, tracepoint name, path) */
+	BPFRR_CONTENT_PATH,		/* NUL-terminated file system path */
+	BPFRR_CONTENT_LOG,		/* verifier / BTF log text written by the kernel */
+	BPFRR_CONTENT_INSNS,		/* struct bpf_insn[] */
+	BPFRR_CONTENT_JITED,		/* machine code */
+	BPFRR_CONTENT_BTF,		/* raw BTF blob */
+	BPFRR_CONTENT_FUNC_INFO,	/* struct bpf_func_info records (rec size from attr) */
+	BPFRR_CONTENT_LINE_INFO,	/* struct bpf_line_info records */
+	BPFRR_CONTENT_CORE_RELOS,	/* struct bpf_core_relo records */
+	BPFRR_CONTENT_FD_ARRAY,		/* __s32 fds indexed by the insns */
+	BPFRR_CONTENT_KEY,		/* one map key */
+	BPFRR_CONTENT_VALUE,		/* one map value (per-CPU: nr_cpus slots of round_up(vs, 8)) */
+	BPFRR_CONTENT_KEYS,		/* count map keys (batch ops) */
+	BPFRR_CONTENT_VALUES,		/* count map values (batch ops) */
+	BPFRR_CONTENT_BATCH_TOKEN,	/* in_batch/out_batch position */
+	BPFRR_CONTENT_CTX,		/* BPF_PROG_TEST_RUN context */
+	BPFRR_CONTENT_DATA,		/* BPF_PROG_TEST_RUN packet data */
+	BPFRR_CONTENT_PROG_INFO,	/* struct bpf_prog_info */
+	BPFRR_CONTENT_MAP_INFO,		/* struct bpf_map_info */
+	BPFRR_CONTENT_BTF_INFO,		/* struct bpf_btf_info */
+	BPFRR_CONTENT_LINK_INFO,	/* struct bpf_link_info */
+	BPFRR_CONTENT_INFO,		/* info struct of an object of unknown kind */
+	BPFRR_CONTENT_IDS,		/* __u32 object ids */
+	BPFRR_CONTENT_U32_ARRAY,	/* __u32[] (attach flags, func lens, ...) */
+	BPFRR_CONTENT_U64_ARRAY,	/* __u64[] (addresses, offsets, cookies) */
+	BPFRR_CONTENT_PTR_ARRAY,	/* __u64 user pointers (kprobe_multi.syms) */
+	BPFRR_CONTENT_PROG_TAGS,	/* __u8[BPF_TAG_SIZE] per subprogram */
+	BPFRR_CONTENT_ITER_INFO,	/* union bpf_iter_link_info */
+	BPFRR_CONTENT_NAME,		/* inline NUL-padded name (map_name, prog_name) */
+	BPFRR_CONTENT_TAG,		/* inline 8-byte program tag */
+	BPFRR_CONTENT_IFINDEX,		/* network interface index */
+	BPFRR_CONTENT_BTF_ID,		/* BTF type id */
+	BPFRR_CONTENT_OBJ_ID,		/* kernel object id (prog/map/btf/link id) */
+	BPFRR_CONTENT__MAX,
+};
+
+/* Kind of a described field. */
+enum bpfrr_field_kind {
+	BPFRR_FIELD_UINT,	/* unsigned integer (count, size, id, ...) */
+	BPFRR_FIELD_INT,	/* signed integer */
+	BPFRR_FIELD_ENUM,	/* value named by field->xlat */
+	BPFRR_FIELD_FLAGS,	/* bits named by field->xlat */
+	BPFRR_FIELD_FD,		/* file descriptor; object kind in fd_kind */
+	BPFRR_FIELD_PTR,	/* __aligned_u64 user pointer; buffer described by len_rule etc. */
+	BPFRR_FIELD_STR,	/* inline NUL-padded char array */
+	BPFRR_FIELD_BYTES,	/* inline byte array (tag, uuid) */
+	BPFRR_FIELD_PAD,	/* unnamed padding / reserved: must be zero */
+};
+
+/* How the length of the buffer behind a pointer field is found. */
+enum bpfrr_len_rule {
+	BPFRR_LEN_NONE,		/* not a pointer */
+	BPFRR_LEN_FIXED,	/* len_mult bytes */
+	BPFRR_LEN_FIELD,	/* (field len_field) * len_mult bytes */
+	BPFRR_LEN_FIELD_REC,	/* (field len_field) * (field rec_field) bytes */
+	BPFRR_LEN_CSTR,		/* NUL-terminated, at most BPFRR_ABI_STR_MAX incl. the NUL */
+	BPFRR_LEN_MAP_KEY,	/* key_size of the map behind field map_field */
+	BPFRR_LEN_MAP_VALUE,	/* value size of that map (per-CPU aware) */
+	BPFRR_LEN_MAP_KEYS,	/* (field len_field) * key_size */
+	BPFRR_LEN_MAP_VALUES,	/* (field len_field) * value size (per-CPU aware) */
+	BPFRR_LEN_BATCH_TOKEN,	/* 4 for hash maps, key_size for others */
+	BPFRR_LEN_FD_ARRAY,	/* (highest fd_array index the insns use + 1) * 4 */
+	BPFRR_LEN_INFO,		/* (field len_field) bytes; layout by the kind behind map_field */
+};
+
+/* Symbolic names of an enum or of flag bits. Terminated by name == NULL. */
+struct bpfrr_xlat_entry {
+	uint64_t val;
+	const char *name;
+};
+
+struct bpfrr_xlat {
+	const char *type_name;		/* "enum bpf_map_type", "BPF_F_* map flags" */
+	bool flags;			/* bit flags (render "A|B|0x40") vs. enum */
+	const struct bpfrr_xlat_entry *entries;
+	/* optional name function used before entries (libbpf's *_str), may be NULL */
+	const char *(*name_fn)(uint64_t val);
+};
+
+struct bpfrr_struct_desc;
+
+/*
+ * One field of a described struct. Sibling references (len_field,
+ * rec_field, map_field, out_len_field) are field names within the same
+ * struct; unit tests check they all resolve.
+ */
+struct bpfrr_field {
+	const char *name;		/* UAPI name as written in C: "key_size", "link_create.kprobe_multi.syms" */
+	uint16_t offset;		/* in the struct */
+	uint16_t size;			/* bytes */
+	uint8_t kind;			/* enum bpfrr_field_kind */
+	uint8_t dir;			/* enum bpfrr_dir: what the kernel does with the field itself */
+	uint8_t fd_kind;		/* enum bpfrr_obj_kind, for BPFRR_FIELD_FD */
+	uint8_t content;		/* enum bpfrr_abi_content: of the buffer (PTR) or the value */
+	uint8_t buf_dir;		/* enum bpfrr_dir of the buffer behind a PTR */
+	uint8_t len_rule;		/* enum bpfrr_len_rule, for PTR */
+	uint16_t flags;			/* BPFRR_FIELDF_* */
+	uint32_t len_mult;		/* element size (FIELD, FIXED) */
+	const char *len_field;		/* count/size field */
+	const char *rec_field;		/* record size field (FIELD_REC) */
+	const char *map_field;		/* map fd field (MAP_*, BATCH_TOKEN), object fd field (INFO) */
+	const char *out_len_field;	/* field the kernel sets to what it wrote (OUT buffers) */
+	const struct bpfrr_xlat *xlat;	/* ENUM / FLAGS names */
+	uint32_t variants;		/* bit mask of variants the field belongs to; 0 = always */
+	const struct bpfrr_struct_desc *nested;	/* layout of the pointed-to struct, if any */
+};
+
+/* Field flags. */
+#define BPFRR_FIELDF_ZERO_CAP_UNLIMITED	0x0001	/* capacity 0 means "no limit" (test.data_size_out) */
+#define BPFRR_FIELDF_ELEM_FDS		0x0002	/* buffer holds map values that may hold fds */
+#define BPFRR_FIELDF_OPTIONAL_NUL	0x0004	/* inline string need not be NUL-terminated */
+#define BPFRR_FIELDF_ALIAS		0x0008	/* another name for the same bytes as the previous field */
+#define BPFRR_FIELDF_NEEDS_FLAG		0x0010	/* fd only meaningful when a flag is set (token fds, path_fd) */
+
+struct bpfrr_struct_desc {
+	const char *name;		/* "bpf_prog_info", "attr(BPF_PROG_LOAD)" */
+	uint32_t size;			/* 6.12 size of the struct (or attr part) */
+	const struct bpfrr_field *fields;
+	unsigned int nr_fields;
+};
+
+/* One bpf() command. */
+struct bpfrr_cmd_desc {
+	int cmd;
+	const char *name;			/* "BPF_MAP_CREATE" */
+	const struct bpfrr_struct_desc *attr;	/* its fields of union bpf_attr */
+	uint8_t ret_kind;			/* enum bpfrr_obj_kind of a successful return (NONE: 0 / count) */
+	bool writes_attr;			/* the kernel writes fields of attr back: re-read it at exit */
+	/* variant mask of this call (link_create by attach_type, ...); NULL: every field applies */
+	uint32_t (*variant)(const void *attr, size_t attr_size);
+};
+
+/* Table access. */
+const struct bpfrr_cmd_desc *bpfrr_abi_cmd(int cmd);	/* NULL if unknown */
+const char *bpfrr_abi_cmd_name(int cmd);		/* "BPF_MAP_CREATE", or NULL */
+int bpfrr_abi_cmd_by_name(const char *name);		/* accepts "BPF_MAP_CREATE" or "map_create"; -1 if unknown */
+/* what a successful return value is: BPFRR_OBJ_NONE for 0/count, or the kind of new fd */
+enum bpfrr_obj_kind bpfrr_abi_cmd_ret_kind(int cmd, const void *attr, size_t attr_size);
+/* the variant mask of this call (0 if the command has no variants) */
+uint32_t bpfrr_abi_cmd_variant(int cmd, const void *attr, size_t attr_size);
+/* the field named name of cmd's attr (exact UAPI name), or NULL */
+const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name);
+/* is field f valid for a call with this variant mask */
+bool bpfrr_abi_field_applies(const struct bpfrr_field *f, uint32_t variant);
+/* read field f (1..8 bytes, little/native endian) from attr; 0 if beyond attr_size */
+uint64_t bpfrr_abi_field_get(const struct bpfrr_field *f, const void *base, size_t size);
+
+/* Info struct layouts (BPF_OBJ_GET_INFO_BY_FD), by object kind; NULL for others. */
+const struct bpfrr_struct_desc *bpfrr_abi_info_desc(enum bpfrr_obj_kind kind);
+extern const struct bpfrr_struct_desc bpfrr_abi_prog_info_desc;
+extern const struct bpfrr_struct_desc bpfrr_abi_map_info_desc;
+extern const struct bpfrr_struct_desc bpfrr_abi_btf_info_desc;
+extern const struct bpfrr_struct_desc bpfrr_abi_link_info_desc;
+extern const struct bpfrr_struct_desc bpfrr_abi_iter_link_info_desc;
+
+/* Names. All return NULL for an unknown value. */
+const char *bpfrr_abi_obj_kind_name(enum bpfrr_obj_kind kind);		/* "map", "prog", ... */
+const char *bpfrr_abi_content_name(enum bpfrr_abi_content content);	/* "insns", "btf", ... */
+const char *bpfrr_abi_field_kind_name(enum bpfrr_field_kind kind);
+const char *bpfrr_abi_dir_name(enum bpfrr_dir dir);			/* "in", "out", "inout" */
+/* libbpf's names where libbpf 1.1 has them ("hash", "kprobe", "cgroup_inet_ingress"),
+ * ours in the same style for newer values */
+const char *bpfrr_abi_prog_type_name(uint32_t prog_type);
+const char *bpfrr_abi_map_type_name(uint32_t map_type);
+const char *bpfrr_abi_attach_type_name(uint32_t attach_type);
+const char *bpfrr_abi_link_type_name(uint32_t link_type);
+/* name of val in xlat (enum), or NULL */
+const char *bpfrr_abi_xlat_name(const struct bpfrr_xlat *xlat, uint64_t val);
+/* render val symbolically into buf: enum name, or "A|B|0x100" for flags, or the
+ * number if nothing is known; returns the strlen it wanted (snprintf-like) */
+int bpfrr_abi_xlat_format(const struct bpfrr_xlat *xlat, uint64_t val, char *buf, size_t size);
+
+/* Maps. */
+bool bpfrr_abi_map_is_percpu(uint32_t map_type);	/* values are per-CPU in syscalls */
+/* bytes of one value as the syscall sees it: round_up(vs, 8) * nr_cpus for per-CPU maps */
+uint64_t bpfrr_abi_map_value_len(uint32_t map_type, uint32_t value_size, unsigned int nr_cpus);
+/* where fds live inside a map value being updated: kind of the fd object, and
+ * the byte offset of the fd in the value; BPFRR_OBJ_NONE if values hold no fds */
+enum bpfrr_obj_kind bpfrr_abi_map_value_fd(uint32_t map_type, uint32_t value_size, uint32_t *offset);
+
+/*
+ * Facts the walker cannot get from memory: supplied by the tracee's fd
+ * table (recorder) or the trace's reconstructed fd table (dump/translate).
+ */
+struct bpfrr_abi_env {
+	/* read len bytes of the tracee at addr (at the phase being walked); 0 or -errno */
+	int (*read_mem)(void *ctx, uint64_t addr, void *buf, size_t len);
+	/*
+	 * Kind of object behind fd; for maps their type and key/value sizes, for
+	 * programs their prog type in *obj_type, for links their link type.
+	 * Any out pointer may be NULL. 0, or -ENOENT if unknown.
+	 */
+	int (*fd_info)(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type,
+		       uint32_t *key_size, uint32_t *value_size);
+	/*
+	 * EXIT walks only, optional: the attr as it was at entry, and a reader of
+	 * memory as it was at entry (e.g. the recorded ENTRY buffers). The kernel
+	 * writes back counts (prog_cnt, info.nr_map_ids, data_size_out, ...)
+	 * that say how much it *needed*; it wrote min(entry capacity, that).
+	 * Without them the exit values are taken as capacities, which may
+	 * over-read the tracee's buffers.
+	 */
+	const void *entry_attr;
+	size_t entry_attr_size;
+	int (*read_entry_mem)(void *ctx, uint64_t addr, void *buf, size_t len);
+	/*
+	 * Optional: name of the iterator target a BPF_TRACE_ITER program was
+	 * loaded for ("bpf_map_elem", "cgroup", "task", ...), to tell which
+	 * member of union bpf_iter_link_info holds an fd. 0 or -ENOENT.
+	 */
+	int (*iter_target)(void *ctx, int prog_fd, char *name, size_t size);
+	unsigned int nr_cpus;	/* possible CPUs, for per-CPU map values */
+	void *ctx;
+};
+
+/* Buffer flags. */
+#define BPFRR_ABI_BUF_TRUNCATED	0x1	/* the length rule asked for more than the cap */
+#define BPFRR_ABI_BUF_LEN_UNKNOWN 0x2	/* length not determinable (map unknown to fd_info): len 0 */
+#define BPFRR_ABI_BUF_NO_NUL	0x4	/* CSTR: no NUL within the cap (or read failed midway) */
+
+/* One buffer the call reads or writes. */
+struct bpfrr_abi_buf {
+	const char *path;		/* "attr.insns", "attr.info.info.map_ids", "attr.link_create.kprobe_multi.syms[3]";
+					 * valid only during the callback */
+	const struct bpfrr_field *field;	/* the pointer field naming the buffer */
+	uint64_t addr, len;		/* tracee address and bytes (CSTR: incl. the NUL when found) */
+	uint64_t want_len;		/* length the rule asked for, before capping */
+	enum bpfrr_dir dir;		/* IN (at ENTRY), OUT (at EXIT) or INOUT */
+	enum bpfrr_abi_content content;
+	unsigned int flags;		/* BPFRR_ABI_BUF_* */
+	uint32_t elem_size;		/* record size for arrays (insn 8, func_info rec size, key size ...), 0 if n/a */
+	int depth;			/* 0: pointed to by attr; 1: by a struct pointed to by attr; ... */
+};
+typedef int (*bpfrr_abi_buf_cb)(void *arg, const struct bpfrr_abi_buf *buf);
+
+/*
+ * Yield every buffer the command reads at ENTRY (dir IN/INOUT) or writes at
+ * EXIT (OUT/INOUT), including nested ones (bpf_prog_info's arrays: the info
+ * struct is read through env->read_mem at EXIT, then its arrays are
+ * yielded; kprobe_multi.syms strings are read at ENTRY). Null pointers and
+ * zero lengths yield nothing. Lengths are capped (see BPFRR_ABI_*_MAX).
+ * At EXIT, attr should be the attr as read at exit (see writes_attr).
+ * Returns 0, the first non-zero cb result, or -errno (-EINVAL for an
+ * unknown cmd; unreadable nested memory is skipped, not an error).
+ */
+int bpfrr_abi_walk(int cmd, const void *attr, size_t attr_size, enum bpfrr_phase phase,
+		   const struct bpfrr_abi_env *env, bpfrr_abi_buf_cb cb, void *arg);
+
+/* Where an fd the call passes in lives. */
+enum bpfrr_fd_where {
+	BPFRR_FD_IN_ATTR,	/* a field of attr, at attr_offset */
+	BPFRR_FD_IN_BUF,	/* inside a buffer: buf_addr + buf_offset */
+};
+
+/* What refers to the fd. */
+enum bpfrr_fd_ref_type {
+	BPFRR_FDREF_FIELD,		/* an fd field (attr or nested struct) */
+	BPFRR_FDREF_LD_IMM64,		/* insn.imm of ld_imm64 src_reg BPF_PSEUDO_MAP_FD / MAP_VALUE */
+	BPFRR_FDREF_BTF_ID_MODULE,	/* 2nd insn's imm of ld_imm64 src_reg BPF_PSEUDO_BTF_ID: module BTF fd */
+	BPFRR_FDREF_FD_ARRAY,		/* an fd_array slot the insns use */
+	BPFRR_FDREF_MAP_VALUE,		/* fd inside a map value being stored (prog array, map-in-map, ...) */
+};
+
+struct bpfrr_abi_fd_ref {
+	const char *path;		/* "attr.map_fd", "attr.insns[3].imm", "attr.fd_array[2]",
+					 * "attr.value", "attr.values[5]"; valid only during the callback */
+	int fd;
+	enum bpfrr_obj_kind kind;	/* what the table says it must be (ANY if several) */
+	enum bpfrr_fd_ref_type type;
+	enum bpfrr_fd_where where;
+	uint32_t attr_offset;		/* IN_ATTR: offset in attr */
+	uint64_t buf_addr;		/* IN_BUF: tracee address of the containing buffer */
+	uint64_t buf_offset;		/* IN_BUF: byte offset of the 4-byte fd in it */
+	const char *buf_path;		/* IN_BUF: path of the containing buffer ("attr.insns") */
+	int insn_idx;			/* LD_IMM64 / BTF_ID_MODULE / FD_ARRAY via insn: first insn index, else -1 */
+	const struct bpfrr_field *field;	/* the fd field (FIELD), or the pointer field of the buffer */
+};
+typedef int (*bpfrr_abi_fd_cb)(void *arg, const struct bpfrr_abi_fd_ref *ref);
+
+/*
+ * Every fd the call passes in: attr fd fields that apply (fd 0 in an
+ * optional fd field is "none" and is not yielded unless the field is
+ * mandatory for the command), ld_imm64 map fds inside insns, module BTF
+ * fds of typed ksyms, fd_array entries the insns use (BPF_PSEUDO_MAP_IDX,
+ * _IDX_VALUE, kfunc calls with off = fd_array index), fds in map values
+ * of prog-array / map-in-map / perf-event-array / cgroup-array / sockmap
+ * / devmap / cpumap updates (single and batch), fds in iter_info.
+ * Memory is read through env->read_mem (ENTRY). Returns 0, the first
+ * non-zero cb result, or -errno.
+ */
+int bpfrr_abi_walk_fds(int cmd, const void *attr, size_t attr_size, const struct bpfrr_abi_env *env,
+		       bpfrr_abi_fd_cb cb, void *arg);
+
+/*
+ * Field-by-field decode of attr for the dumper: each field valid for this
+ * cmd and variant, in offset order, with its value (0 for STR/BYTES) and a
+ * symbolic rendering (enum/flag names, the string of a STR field, hex of
+ * BYTES; NULL for plain numbers). Fields beyond attr_size are skipped.
+ * path is "attr.<name>"; symbolic is valid only during the callback.
+ */
+typedef int (*bpfrr_abi_field_cb)(void *arg, const struct bpfrr_field *f, const char *path,
+				  uint64_t value, const char *symbolic);
+int bpfrr_abi_walk_fields(int cmd, const void *attr, size_t attr_size, bpfrr_abi_field_cb cb, void *arg);
+
+/* The same for a described struct in a buffer (e.g. a recorded bpf_prog_info):
+ * fields beyond len are skipped; path is prefix + "." + name. */
+int bpfrr_abi_walk_struct_fields(const struct bpfrr_struct_desc *desc, const void *data, size_t len,
+				 const char *prefix, uint32_t variant, bpfrr_abi_field_cb cb, void *arg);
+
+/*
+ * Instructions: fd references inside a program, for walk_fds and the
+ * translator. Calls cb for each ld_imm64 map fd, module BTF fd and fd_array
+ * index use. Returns the highest fd_array index used + 1 (0 if none) in
+ * *fd_array_cnt.
+ */
+enum bpfrr_insn_ref_type {
+	BPFRR_INSN_MAP_FD,		/* ld_imm64 BPF_PSEUDO_MAP_FD: imm is a map fd */
+	BPFRR_INSN_MAP_VALUE,		/* ld_imm64 BPF_PSEUDO_MAP_VALUE: imm map fd, 2nd imm value offset */
+	BPFRR_INSN_MAP_IDX,		/* ld_imm64 BPF_PSEUDO_MAP_IDX: imm fd_array index */
+	BPFRR_INSN_MAP_IDX_VALUE,	/* ld_imm64 BPF_PSEUDO_MAP_IDX_VALUE */
+	BPFRR_INSN_BTF_ID_MODULE,	/* ld_imm64 BPF_PSEUDO_BTF_ID, 2nd imm: module BTF fd */
+	BPFRR_INSN_KFUNC_FD_IDX,	/* call BPF_PSEUDO_KFUNC_CALL, off: fd_array index of module BTF */
+};
+
+struct bpfrr_insn_ref {
+	enum bpfrr_insn_ref_type type;
+	int insn_idx;			/* index of the (first) insn */
+	uint32_t byte_offset;		/* of the 4-byte imm holding the fd/index, in the insns buffer */
+	int32_t value;			/* the fd or the fd_array index */
+};
+typedef int (*bpfrr_insn_ref_cb)(void *arg, const struct bpfrr_insn_ref *ref);
+int bpfrr_abi_insn_refs(const void *insns, size_t insn_cnt, bpfrr_insn_ref_cb cb, void *arg,
+			uint32_t *fd_array_cnt);
+
+#endif /* BPFRR_BPF_ABI_H */
