@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trace.h - the bpfrr trace file: a streaming writer and a reader that
+ * never trusts its input.
+ *
+ * The byte layout is specified in docs/trace-format.md; this header is the
+ * C view of it.  In short: a 16-byte file prefix (magic "BPFRRTR\0",
+ * version), a HEADER record, then framed records
+ *     u32 type, u32 payload length, u32 crc32c(type, length, payload), payload,
+ *     zero padding to the next multiple of 8
+ * all little-endian, ending with an END record.  A file without END is a
+ * truncated trace: its complete records are still read.
+ *
+ * The same structs are used to write records and to read them back.  When
+ * reading, every pointer in a record points into memory owned by the reader:
+ * strings and blob data stay valid until bpfrr_trace_reader_close(); the
+ * arrays (regions, argv) and the attr copies of a record are valid until the
+ * next bpfrr_trace_next() call.
+ *
+ * Object kinds, phases, directions and content kinds in records are the
+ * numeric values of enum bpfrr_obj_kind, bpfrr_phase, bpfrr_dir and
+ * bpfrr_abi_content from bpf_abi.h (those enums are append-only; the values
+ * are also listed in docs/trace-format.md).
+ */
+#ifndef BPFRR_TRACE_H
+#define BPFRR_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
+#define BPFRR_TRACE_VERSION_MAJOR	1
+#define BPFRR_TRACE_VERSION_MINOR	0
+
+/* No record payload is larger than this; readers reject bigger lengths. */
+#define BPFRR_TRACE_MAX_PAYLOAD		(320u << 20)	/* > BPFRR_ABI_BUF_MAX + framing */
+
+/*
+ * Exit status of readers (bpfrr dump, translate) for a trace that is valid
+ * but has no END record (the recorder was killed): everything was processed,
+ * a warning went to stderr.  Corrupt input exits 2 (BPFRR_EXIT_USAGE).
+ */
+#define BPFRR_EXIT_TRUNCATED		3
+
+enum bpfrr_rec_type {
+	BPFRR_REC_HEADER = 1,	/* first record; read by bpfrr_trace_open() */
+	BPFRR_REC_END = 2,	/* last record of a complete trace */
+	BPFRR_REC_BLOB = 3,	/* bytes referenced by id; identical bytes stored once */
+	BPFRR_REC_TASK = 4,	/* a task appeared, exec'd or exited */
+	BPFRR_REC_BPF_CALL = 5,	/* one bpf() call of the tracee */
+	BPFRR_REC_SYSCALL = 6,	/* another syscall the load depends on */
+	BPFRR_REC_FD_EVENT = 7,	/* an fd came to refer to an object, or stopped to */
+	BPFRR_REC_OBJECT = 8,	/* the recorder's own identity query of a created object */
+	BPFRR_REC_NOTE = 9,	/* a message from the recorder (lost memory, detach, ...) */
+};
+
+/* --- record contents -------------------------------------------------------- */
+
+struct bpfrr_trace_header {
+	uint32_t flags;			/* none defined yet: 0 */
+	uint32_t arch;			/* ELF e_machine of the tracee: EM_X86_64 (62), EM_AARCH64 (183) */
+	uint32_t nr_cpus;		/* possible CPUs of the recording machine (per-CPU map values) */
+	uint32_t page_size;
+	uint64_t start_realtime_ns;	/* CLOCK_REALTIME at start */
+	uint64_t start_monotonic_ns;	/* CLOCK_MONOTONIC at the same moment (record times use it) */
+	uint32_t recorder_pid;
+	uint32_t tracee_pid;		/* the first tracee */
+	const char *arch_name;		/* "x86_64", "aarch64" (uname -m) */
+	const char *kernel_release;	/* uname -r */
+	const char *kernel_version;	/* uname -v */
+	const char *recorder_version;	/* "bpfrr 0.1.0" */
+	uint32_t argc;			/* the recorded command line */
+	const char *const *argv;
+	/* filled in by the reader only: */
+	uint16_t version_major, version_minor;
+};
+
+enum bpfrr_task_event {
+	BPFRR_TASK_START = 1,	/* the first tracee (tid = tgid = tracee_pid) */
+	BPFRR_TASK_THREAD = 2,	/* a new thread (clone with CLONE_THREAD) */
+	BPFRR_TASK_FORK = 3,	/* a new process (fork, vfork, clone without CLONE_THREAD) */
+	BPFRR_TASK_EXEC = 4,	/* successful execve/execveat */
+	BPFRR_TASK_EXIT = 5,	/* the task is gone */
+};
+
+struct bpfrr_rec_task {
+	uint32_t event;		/* enum bpfrr_task_event */
+	uint32_t tid;		/* the task (EXEC: its tid after exec, = tgid) */
+	uint32_t tgid;
+	uint32_t other_tid;	/* THREAD/FORK: the creating task; EXEC: tid before exec; else 0 */
+	uint64_t clone_flags;	/* THREAD/FORK: flags of the clone (CLONE_FILES: fd table shared) */
+	int32_t status;		/* EXIT: wait status (WIFEXITED/WIFSIGNALED); else 0 */
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	const char *path;	/* START/EXEC: executable path; else "" */
+	uint32_t argc;		/* START/EXEC: argv (possibly only argv[0]); else 0 */
+	const char *const *argv;
+};
+
+/* Blob ids count 1, 2, 3, ... in file order; 0 means "no blob". */
+struct bpfrr_rec_blob {
+	uint64_t id;
+	uint64_t len;
+	uint8_t sha256[32];
+	const void *data;	/* 8-byte aligned when read */
+};
+
+/* Region flags. The low ones are bpf_abi.h's BPFRR_ABI_BUF_* bits, passed through. */
+#define BPFRR_REGION_TRUNCATED		0x0001	/* length capped (want_len > len) */
+#define BPFRR_REGION_LEN_UNKNOWN	0x0002	/* length not determinable */
+#define BPFRR_REGION_NO_NUL		0x0004	/* string without NUL within the cap */
+#define BPFRR_REGION_UNREADABLE		0x4000	/* reading the tracee failed: no blob, err set */
+#define BPFRR_REGION_SHORT		0x8000	/* read stopped early: blob shorter than len, err set */
+
+/* One buffer a call read (at ENTRY) or wrote (at EXIT), as captured. */
+struct bpfrr_trace_region {
+	uint8_t phase;		/* enum bpfrr_phase */
+	uint8_t dir;		/* enum bpfrr_dir */
+	uint8_t content;	/* enum bpfrr_abi_content */
+	uint16_t flags;		/* BPFRR_REGION_* */
+	int32_t err;		/* errno of a failed read, else 0 */
+	uint64_t addr;		/* tracee address */
+	uint64_t len;		/* bytes the region covers (after capping) */
+	uint64_t want_len;	/* bytes the length rule asked for (>= len) */
+	uint64_t blob;		/* blob id of the captured bytes, 0 if none */
+	const char *path;	/* "attr.insns", "attr.info.info.map_ids", "perf_event_attr", ... */
+};
+
+/* bpf_call / syscall flags */
+#define BPFRR_CALL_NO_EXIT		0x0001	/* never returned (task died mid-call): ret, t_exit invalid */
+#define BPFRR_CALL_ATTR_UNREADABLE	0x0002	/* attr could not be read at entry (attr_len = 0) */
+#define BPFRR_CALL_ATTR_TRUNCATED	0x0004	/* attr_len < attr_size (capped) */
+
+struct bpfrr_rec_bpf_call {
+	uint64_t seq;		/* call number: shared by BPF_CALL and SYSCALL, from 1, in entry order */
+	uint32_t tid;
+	uint32_t cmd;		/* first bpf() argument */
+	uint64_t attr_addr;	/* second argument */
+	uint32_t attr_size;	/* third argument */
+	uint32_t flags;		/* BPFRR_CALL_* */
+	int64_t ret;		/* raw return: >= 0 result, -4095..-1 is -errno */
+	uint64_t t_enter_ns;	/* CLOCK_MONOTONIC */
+	uint64_t t_exit_ns;
+	uint32_t attr_len;	/* attr bytes captured at entry */
+	const void *attr;	/* 8-byte aligned when read */
+	uint32_t attr_exit_len;	/* attr bytes re-read at exit (0: not re-read) */
+	const void *attr_exit;
+	uint32_t nr_regions;
+	const struct bpfrr_trace_region *regions;
+};
+
+struct bpfrr_rec_syscall {
+	uint64_t seq;
+	uint32_t tid;
+	uint32_t nr;		/* syscall number of the tracee's arch */
+	uint64_t args[6];
+	int64_t ret;		/* raw return, as in bpf_call */
+	uint32_t flags;		/* BPFRR_CALL_NO_EXIT */
+	uint64_t t_enter_ns;
+	uint64_t t_exit_ns;
+	const char *name;	/* "perf_event_open", "openat", "ioctl", ... */
+	uint32_t nr_regions;	/* perf_event_attr, pathname, ... */
+	const struct bpfrr_trace_region *regions;
+};
+
+enum bpfrr_fd_op {
+	BPFRR_FD_NEW = 1,	/* fd now refers to a new object made by call seq */
+	BPFRR_FD_DUP = 2,	/* newfd now refers to fd's object (dup*, fcntl F_DUPFD*) */
+	BPFRR_FD_CLOSE = 3,	/* fd closed (close, close_range, or replaced by dup2/dup3) */
+	BPFRR_FD_EXEC_CLOSE = 4,	/* fd closed by exec (close-on-exec) */
+	BPFRR_FD_ADOPT = 5,	/* fd (of an object made elsewhere) seen for the first time */
+};
+
+#define BPFRR_FD_F_CLOEXEC	0x1	/* the (new) fd has close-on-exec set */
+
+struct bpfrr_rec_fd_event {
+	uint64_t seq;		/* call that caused the event (0: none, e.g. ADOPT) */
+	uint32_t tid;		/* task whose fd table changed */
+	uint32_t op;		/* enum bpfrr_fd_op */
+	int32_t fd;
+	int32_t newfd;		/* DUP: the new fd; else -1 */
+	uint32_t kind;		/* enum bpfrr_obj_kind of the object */
+	uint32_t flags;		/* BPFRR_FD_F_* */
+	uint64_t object;	/* seq of the call that made the object (its origin); 0: unknown */
+};
+
+#define BPFRR_OBJECT_F_QUERY_FAILED	0x1	/* the identity query failed: err set, ids 0 */
+
+/*
+ * The recorder's own identity of an object a call created (or got an fd
+ * for: OBJ_GET, *_GET_FD_BY_ID).  Not a call of the tracee.  Fields that do
+ * not apply to the kind are 0.
+ */
+struct bpfrr_rec_object {
+	uint64_t seq;		/* the call that returned the fd */
+	uint32_t tid;
+	int32_t fd;		/* in the tracee, right after that call */
+	uint32_t kind;		/* enum bpfrr_obj_kind */
+	uint32_t flags;		/* BPFRR_OBJECT_F_* */
+	int32_t err;		/* errno of a failed query */
+	uint32_t id;		/* kernel id */
+	uint32_t type;		/* prog type / map type / link type */
+	uint32_t key_size, value_size, max_entries, map_flags;	/* maps */
+	uint32_t btf_id;	/* BTF object the prog/map uses; BTF: its own id is in id */
+	uint32_t btf_size;	/* BTF objects */
+	uint32_t prog_id;	/* links: the linked program */
+	uint32_t attach_type;	/* progs: expected attach type; links: attach type */
+	uint32_t target_obj_id;	/* progs: attach_btf_obj_id; links: target object id */
+	uint32_t target_btf_id;	/* progs: attach_btf_id; links: target BTF type id */
+	uint64_t target;	/* links: cgroup id, ifindex, netns inode, ... */
+	uint8_t tag[8];		/* progs */
+	const char *name;	/* object name as the kernel reports it */
+	uint64_t info_blob;	/* the raw bpf_*_info struct as returned, or 0 */
+};
+
+enum bpfrr_note_level {
+	BPFRR_NOTE_INFO = 1,
+	BPFRR_NOTE_WARNING = 2,
+	BPFRR_NOTE_ERROR = 3,
+};
+
+struct bpfrr_rec_note {
+	uint64_t seq;		/* related call, or 0 */
+	uint32_t tid;		/* related task, or 0 */
+	uint32_t level;		/* enum bpfrr_note_level */
+	const char *text;
+};
+
+#define BPFRR_END_F_DETACHED	0x1	/* the recorder stopped observing before the tracee ended */
+
+/* Counts are of the records before END; readers check them. */
+struct bpfrr_rec_end {
+	int32_t exit_status;	/* wait status of the traced command */
+	uint32_t flags;		/* BPFRR_END_F_* */
+	uint64_t time_ns;	/* CLOCK_MONOTONIC */
+	uint64_t nr_records;	/* HEADER included */
+	uint64_t nr_bpf_calls;
+	uint64_t nr_syscalls;
+	uint64_t nr_blobs;
+	uint64_t blob_bytes;	/* bytes stored in BLOB records */
+	uint64_t dedup_hits;	/* put_blob calls answered by an existing blob (informative) */
+	uint64_t dedup_bytes;	/* bytes those calls did not store (informative) */
+};
+
+struct bpfrr_trace_record {
+	uint32_t type;		/* enum bpfrr_rec_type, or an unknown type of a newer minor version */
+	uint64_t offset;	/* file offset of the record's frame */
+	uint32_t length;	/* payload length */
+	const void *payload;
+	union {
+		struct bpfrr_rec_blob blob;
+		struct bpfrr_rec_task task;
+		struct bpfrr_rec_bpf_call bpf_call;
+		struct bpfrr_rec_syscall syscall;
+		struct bpfrr_rec_fd_event fd_event;
+		struct bpfrr_rec_object object;
+		struct bpfrr_rec_note note;
+		struct bpfrr_rec_end end;
+	};
+};
+
+/* --- writer --------------------------------------------------------------------
+ *
+ * Every record is written with write(2) as soon as it is produced; nothing is
+ * held back, so a recorder killed with SIGKILL leaves all earlier records
+ * readable.  Not thread-safe.  Functions return 0 or -errno; after an I/O
+ * error every later call fails with the same error.
+ */
+struct bpfrr_trace_writer;
+
+/* Creates (truncates) path, mode 0644, and writes the prefix and HEADER.
+ * NULL with errno set on failure. */
+struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr);
+/* The same on an open fd (which bpfrr_trace_close() closes). */
+struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr);
+
+/* Stores len bytes (unless identical bytes were stored already) and returns
+ * the blob id to put into records; 0 with errno set on failure.  len 0 is a
+ * valid, empty blob. */
+uint64_t bpfrr_trace_put_blob(struct bpfrr_trace_writer *w, const void *data, size_t len);
+
+int bpfrr_trace_write_task(struct bpfrr_trace_writer *w, const struct bpfrr_rec_task *t);
+int bpfrr_trace_write_bpf_call(struct bpfrr_trace_writer *w, const struct bpfrr_rec_bpf_call *c);
+int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_rec_syscall *s);
+int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_rec_fd_event *e);
+int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_rec_object *o);
+int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_note *n);
+/* printf-style NOTE */
+int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq, uint32_t tid,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* What has been written so far (the counts END will carry). */
+void bpfrr_trace_writer_stats(const struct bpfrr_trace_writer *w, struct bpfrr_rec_end *stats);
+
+/* Writes END (counts filled in by the writer), fsyncs, closes, frees. */
+int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_t end_flags);
+/* Closes and frees without writing END: the file reads as truncated. */
+void bpfrr_trace_abandon(struct bpfrr_trace_writer *w);
+
+/* --- reader -------------------------------------------------------------------- */
+
+struct bpfrr_trace_reader;
+
+/* Open flags */
+#define BPFRR_TRACE_IGNORE_CHECKSUMS	0x1	/* don't check CRCs/SHA-256 (fuzzing the decoder) */
+
+/*
+ * Reads the file and checks its prefix and HEADER record.  On failure returns
+ * NULL and sets *err to a malloc'd one-line message "FILE: offset N: reason"
+ * (or "FILE: reason" for I/O errors); the caller frees it.
+ */
+struct bpfrr_trace_reader *bpfrr_trace_open(const char *path, unsigned int flags, char **err);
+/* The same on bytes in memory (copied); name is used in messages. */
+struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, const char *name,
+						unsigned int flags, char **err);
+void bpfrr_trace_reader_close(struct bpfrr_trace_reader *r);
+
+const struct bpfrr_trace_header *bpfrr_trace_header(const struct bpfrr_trace_reader *r);
+
+enum bpfrr_trace_status {
+	BPFRR_TRACE_RECORD = 1,		/* *rec holds the next record (END included) */
+	BPFRR_TRACE_EOF = 0,		/* the END record was returned and nothing follows it */
+	BPFRR_TRACE_TRUNCATED = -1,	/* data ends before END: every complete record was returned */
+	BPFRR_TRACE_CORRUPT = -2,	/* invalid bytes at some offset; records before it were returned */
+	BPFRR_TRACE_NOMEM = -3,
+};
+
+/*
+ * The next record, in file order.  Unknown record types (from a newer minor
+ * version) are returned with only type/offset/length/payload set.  Once a
+ * non-RECORD status is returned, every later call returns it again.
+ */
+int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *rec);
+
+/* The message of the last TRUNCATED/CORRUPT/NOMEM status: "FILE: offset N: reason". */
+const char *bpfrr_trace_error(const struct bpfrr_trace_reader *r);
+
+/* Start again after the HEADER (blobs stay known). */
+void bpfrr_trace_rewind(struct bpfrr_trace_reader *r);
+
+/* A blob already read (ids up to the last BLOB record returned); NULL if unknown. */
+const struct bpfrr_rec_blob *bpfrr_trace_blob(const struct bpfrr_trace_reader *r, uint64_t id);
+
+/* --- helpers -------------------------------------------------------------------- */
+
+/* -errno of a raw return value, or 0 if it is not an error. */
+static inline int bpfrr_trace_ret_errno(int64_t ret)
+{
+	return ret < 0 && ret >= -4095 ? (int)-ret : 0;
+}
+
+const char *bpfrr_trace_rec_type_name(uint32_t type);	/* "BPF_CALL", or NULL */
+const char *bpfrr_trace_task_event_name(uint32_t event);	/* "fork", or NULL */
+const char *bpfrr_trace_fd_op_name(uint32_t op);	/* "dup", or NULL */
+
+/* CRC32C (Castagnoli, reflected 0x82F63B78): pass 0 to start, returns the
+ * finished value; feed a previous result back in to continue. */
+uint32_t bpfrr_crc32c(uint32_t crc, const void *data, size_t len);
+
+#endif /* BPFRR_TRACE_H */
