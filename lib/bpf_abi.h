@@ -25,8 +25,9 @@
 /* Highest command number the table knows (BPF_TOKEN_CREATE in 6.12) + 1. */
 #define BPFRR_ABI_NR_CMDS 37
 
-/* sizeof(union bpf_attr) in 6.12. Larger attrs are legal if the tail is zero. */
-#define BPFRR_ABI_ATTR_SIZE 144
+/* sizeof(union bpf_attr) in 6.12 (prog_token_fd ends at 148, aligned 8).
+ * Larger attrs are legal if the tail is zero. */
+#define BPFRR_ABI_ATTR_SIZE 152
 
 /*
  * Length caps. A buffer whose length rule asks for more is yielded with
@@ -67,6 +68,7 @@ enum bpfrr_obj_kind {
 	BPFRR_OBJ_PIDFD,	/* pidfd (task iterator) */
 	BPFRR_OBJ_DEVICE,	/* character device (lirc for BPF_LIRC_MODE2) */
 	BPFRR_OBJ_ITER,		/* bpf iterator fd (BPF_ITER_CREATE result; read() it) */
+	BPFRR_OBJ_STATS,	/* BPF_ENABLE_STATS fd: stats stay on while it is open */
 	BPFRR_OBJ__MAX,
 };
 
@@ -179,6 +181,9 @@ struct bpfrr_field {
 	const struct bpfrr_xlat *xlat;	/* ENUM / FLAGS names */
 	uint32_t variants;		/* bit mask of variants the field belongs to; 0 = always */
 	const struct bpfrr_struct_desc *nested;	/* layout of the pointed-to struct, if any */
+	/* BPFRR_FIELDF_NEEDS_FLAG: the field is an fd only when (flag_field & flag_mask) */
+	const char *flag_field;
+	uint64_t flag_mask;
 };
 
 /* Field flags. */
@@ -187,13 +192,20 @@ struct bpfrr_field {
 #define BPFRR_FIELDF_OPTIONAL_NUL	0x0004	/* inline string need not be NUL-terminated */
 #define BPFRR_FIELDF_ALIAS		0x0008	/* another name for the same bytes as the previous field */
 #define BPFRR_FIELDF_NEEDS_FLAG		0x0010	/* fd only meaningful when a flag is set (token fds, path_fd) */
+#define BPFRR_FIELDF_FD_OPTIONAL	0x0020	/* fd 0 means "none" (inner_map_fd, btf_fd, ...) */
+#define BPFRR_FIELDF_FOREIGN_FD		0x0040	/* fd in another task's table (task_fd_query.fd): not walked */
+#define BPFRR_FIELDF_OUT_LEN_PLUS_NUL	0x0080	/* out_len_field excludes the NUL the kernel also wrote */
 
 struct bpfrr_struct_desc {
 	const char *name;		/* "bpf_prog_info", "attr(BPF_PROG_LOAD)" */
 	uint32_t size;			/* 6.12 size of the struct (or attr part) */
 	const struct bpfrr_field *fields;
 	unsigned int nr_fields;
+	/* variant mask of a struct's contents (bpf_link_info by its type), or NULL */
+	uint32_t (*variant)(const void *data, size_t len);
 };
+
+struct bpfrr_abi_env;
 
 /* One bpf() command. */
 struct bpfrr_cmd_desc {
@@ -202,8 +214,9 @@ struct bpfrr_cmd_desc {
 	const struct bpfrr_struct_desc *attr;	/* its fields of union bpf_attr */
 	uint8_t ret_kind;			/* enum bpfrr_obj_kind of a successful return (NONE: 0 / count) */
 	bool writes_attr;			/* the kernel writes fields of attr back: re-read it at exit */
-	/* variant mask of this call (link_create by attach_type, ...); NULL: every field applies */
-	uint32_t (*variant)(const void *attr, size_t attr_size);
+	/* variant mask of this call (link_create by attach_type, ...); NULL: every field applies.
+	 * env (may be NULL) refines it: e.g. the prog type behind link_create.prog_fd. */
+	uint32_t (*variant)(const void *attr, size_t attr_size, const struct bpfrr_abi_env *env);
 };
 
 /* Table access. */
@@ -214,6 +227,9 @@ int bpfrr_abi_cmd_by_name(const char *name);		/* accepts "BPF_MAP_CREATE" or "ma
 enum bpfrr_obj_kind bpfrr_abi_cmd_ret_kind(int cmd, const void *attr, size_t attr_size);
 /* the variant mask of this call (0 if the command has no variants) */
 uint32_t bpfrr_abi_cmd_variant(int cmd, const void *attr, size_t attr_size);
+/* the same, using env->fd_info to learn the kinds behind fds (env may be NULL) */
+uint32_t bpfrr_abi_cmd_variant_env(int cmd, const void *attr, size_t attr_size,
+				   const struct bpfrr_abi_env *env);
 /* the field named name of cmd's attr (exact UAPI name), or NULL */
 const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name);
 /* is field f valid for a call with this variant mask */
@@ -377,6 +393,11 @@ int bpfrr_abi_walk_fds(int cmd, const void *attr, size_t attr_size, const struct
 typedef int (*bpfrr_abi_field_cb)(void *arg, const struct bpfrr_field *f, const char *path,
 				  uint64_t value, const char *symbolic);
 int bpfrr_abi_walk_fields(int cmd, const void *attr, size_t attr_size, bpfrr_abi_field_cb cb, void *arg);
+/* the same with env (may be NULL) to pick variants that depend on the objects behind fds
+ * (link_create of a freplace prog, link_update of a struct_ops link, attach_prog_fd vs
+ * attach_btf_obj_fd) */
+int bpfrr_abi_walk_fields_env(int cmd, const void *attr, size_t attr_size, const struct bpfrr_abi_env *env,
+			      bpfrr_abi_field_cb cb, void *arg);
 
 /* The same for a described struct in a buffer (e.g. a recorded bpf_prog_info):
  * fields beyond len are skipped; path is prefix + "." + name. */
