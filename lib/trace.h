@@ -8,6 +8,7 @@
  * version), a HEADER record, then framed records
  *     u32 type, u32 payload length, u32 crc32c(type, length, payload), payload,
  *     zero padding to the next multiple of 8
+ * (the HEADER's CRC also covers the file prefix),
  * all little-endian, ending with an END record.  A file without END is a
  * truncated trace: its complete records are still read.
  *
@@ -307,7 +308,10 @@ struct bpfrr_trace_reader;
 /*
  * Reads the file and checks its prefix and HEADER record.  On failure returns
  * NULL and sets *err to a malloc'd one-line message "FILE: offset N: reason"
- * (or "FILE: reason" for I/O errors); the caller frees it.
+ * (or "FILE: reason" for I/O errors); the caller frees it.  A file that ends
+ * inside the prefix or the HEADER is a truncated trace, not a failure: the
+ * reader is returned, bpfrr_trace_header() is NULL and bpfrr_trace_next()
+ * reports BPFRR_TRACE_TRUNCATED.
  */
 struct bpfrr_trace_reader *bpfrr_trace_open(const char *path, unsigned int flags, char **err);
 /* The same on bytes in memory (copied); name is used in messages. */
@@ -315,6 +319,7 @@ struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, co
 						unsigned int flags, char **err);
 void bpfrr_trace_reader_close(struct bpfrr_trace_reader *r);
 
+/* NULL only if the file ends inside the HEADER (see bpfrr_trace_open()). */
 const struct bpfrr_trace_header *bpfrr_trace_header(const struct bpfrr_trace_reader *r);
 
 enum bpfrr_trace_status {

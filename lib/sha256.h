@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* sha256.h - SHA-256 (FIPS 180-4), for trace blob identities. */
+#ifndef BPFRR_SHA256_H
+#define BPFRR_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BPFRR_SHA256_LEN 32
+
+struct bpfrr_sha256 {
+	uint32_t state[8];
+	uint64_t total;		/* bytes fed so far */
+	uint8_t block[64];	/* pending partial block */
+	size_t fill;
+};
+
+void bpfrr_sha256_init(struct bpfrr_sha256 *ctx);
+void bpfrr_sha256_update(struct bpfrr_sha256 *ctx, const void *data, size_t len);
+void bpfrr_sha256_final(struct bpfrr_sha256 *ctx, uint8_t out[BPFRR_SHA256_LEN]);
+/* One-shot digest of a buffer. */
+void bpfrr_sha256(const void *data, size_t len, uint8_t out[BPFRR_SHA256_LEN]);
+
+#endif /* BPFRR_SHA256_H */

@@ -1,0 +1,971 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Trace writer/reader tests: round trips of every record type, blob
+ * dedup, truncation at every byte offset, corruption of every byte,
+ * versioning rules.  Host only, no bpf().
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sha256.h"
+#include "trace.h"
+
+/* --- helpers ------------------------------------------------------------------ */
+
+static const char *const sample_argv[] = { "loader", "--flag", "", "arg with spaces" };
+
+static struct bpfrr_trace_header sample_header(void)
+{
+	struct bpfrr_trace_header h = {
+		.arch = 62,
+		.nr_cpus = 4,
+		.page_size = 4096,
+		.start_realtime_ns = 1700000000123456789ull,
+		.start_monotonic_ns = 5000000000ull,
+		.recorder_pid = 100,
+		.tracee_pid = 101,
+		.arch_name = "x86_64",
+		.kernel_release = "6.12.0-test",
+		.kernel_version = "#1 SMP PREEMPT_DYNAMIC",
+		.recorder_version = "bpfrr test",
+		.argc = 4,
+		.argv = sample_argv,
+	};
+	return h;
+}
+
+static struct bpfrr_trace_writer *new_writer(int *fd)
+{
+	struct bpfrr_trace_header h = sample_header();
+	struct bpfrr_trace_writer *w;
+
+	*fd = memfd_create("trace", 0);
+	ck_assert_int_ge(*fd, 0);
+	/* the writer owns (and closes) its own fd; we keep a second one to read */
+	w = bpfrr_trace_create_fd(dup(*fd), &h);
+	ck_assert_ptr_nonnull(w);
+	return w;
+}
+
+/* The bytes written to fd so far. */
+static uint8_t *file_bytes(int fd, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	return buf;
+}
+
+static struct bpfrr_trace_reader *open_bytes(const uint8_t *buf, size_t len, unsigned int flags)
+{
+	char *err = NULL;
+	struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(buf, len, "t.trace", flags, &err);
+
+	ck_assert_msg(r, "open failed: %s", err ? err : "?");
+	return r;
+}
+
+static char *open_error(const uint8_t *buf, size_t len)
+{
+	char *err = NULL;
+	struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(buf, len, "t.trace", 0, &err);
+
+	ck_assert_msg(!r, "open of a bad file succeeded");
+	ck_assert_ptr_nonnull(err);
+	return err;
+}
+
+static const uint8_t insns[] = {
+	0xb7, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* r0 = 0 */
+	0x95, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* exit */
+};
+static const char license[] = "GPL";
+
+/* Counts of what write_sample() wrote. */
+#define SAMPLE_RECORDS 14	/* HEADER .. END included */
+
+/*
+ * One of every record type.  Blob ids: 1 insns, 2 license, 3 log,
+ * 4 info; the second put of insns is deduplicated.
+ */
+static void write_sample(struct bpfrr_trace_writer *w)
+{
+	static const char *const exec_argv[] = { "/bin/child", "x" };
+	uint8_t attr[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	uint8_t attr_exit[16] = { 0xff };
+	struct bpfrr_trace_region regions[3];
+	uint64_t b_insns, b_lic, b_log, b_info;
+	uint8_t info[40] = { 0x42 };
+
+	ck_assert_int_eq(bpfrr_trace_write_task(w, &(struct bpfrr_rec_task){
+		.event = BPFRR_TASK_START, .tid = 101, .tgid = 101, .time_ns = 5000000001ull,
+		.path = "/bin/loader", .argc = 2, .argv = exec_argv }), 0);
+	ck_assert_int_eq(bpfrr_trace_write_task(w, &(struct bpfrr_rec_task){
+		.event = BPFRR_TASK_FORK, .tid = 102, .tgid = 102, .other_tid = 101,
+		.clone_flags = 0x11, .time_ns = 5000000002ull }), 0);
+
+	b_insns = bpfrr_trace_put_blob(w, insns, sizeof(insns));
+	b_lic = bpfrr_trace_put_blob(w, license, sizeof(license));
+	ck_assert_uint_eq(b_insns, 1);
+	ck_assert_uint_eq(b_lic, 2);
+	ck_assert_uint_eq(bpfrr_trace_put_blob(w, insns, sizeof(insns)), 1);	/* dedup */
+	b_log = bpfrr_trace_put_blob(w, "log line\n", 10);
+	ck_assert_uint_eq(b_log, 3);
+
+	regions[0] = (struct bpfrr_trace_region){ .phase = 0, .dir = 1, .content = 5, .addr = 0x1000,
+		.len = sizeof(insns), .want_len = sizeof(insns), .blob = b_insns, .path = "attr.insns" };
+	regions[1] = (struct bpfrr_trace_region){ .phase = 0, .dir = 1, .content = 2, .addr = 0x2000,
+		.len = sizeof(license), .want_len = sizeof(license), .blob = b_lic, .path = "attr.license" };
+	regions[2] = (struct bpfrr_trace_region){ .phase = 1, .dir = 2, .content = 4,
+		.flags = BPFRR_REGION_TRUNCATED | BPFRR_REGION_SHORT, .err = EFAULT, .addr = 0x3000,
+		.len = 64, .want_len = 1 << 20, .blob = b_log, .path = "attr.log_buf" };
+	ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
+		.seq = 1, .tid = 101, .cmd = 5, .attr_addr = 0x7ffc0000, .attr_size = 144,
+		.flags = BPFRR_CALL_ATTR_TRUNCATED, .ret = 3, .t_enter_ns = 5000001000ull,
+		.t_exit_ns = 5000002000ull, .attr_len = sizeof(attr), .attr = attr,
+		.attr_exit_len = sizeof(attr_exit), .attr_exit = attr_exit,
+		.nr_regions = 3, .regions = regions }), 0);
+	ck_assert_int_eq(bpfrr_trace_write_fd_event(w, &(struct bpfrr_rec_fd_event){
+		.seq = 1, .tid = 101, .op = BPFRR_FD_NEW, .fd = 3, .newfd = -1, .kind = 2,
+		.flags = BPFRR_FD_F_CLOEXEC, .object = 1 }), 0);
+	b_info = bpfrr_trace_put_blob(w, info, sizeof(info));
+	ck_assert_uint_eq(b_info, 4);
+	ck_assert_int_eq(bpfrr_trace_write_object(w, &(struct bpfrr_rec_object){
+		.seq = 1, .tid = 101, .fd = 3, .kind = 2, .id = 77, .type = 2,
+		.attach_type = 9, .target_obj_id = 1, .target_btf_id = 1234, .target = 0x123456789ull,
+		.tag = { 1, 2, 3, 4, 5, 6, 7, 8 }, .name = "my_prog", .info_blob = b_info }), 0);
+	regions[0] = (struct bpfrr_trace_region){ .phase = 0, .dir = 1, .addr = 0x4000, .len = 8,
+		.want_len = 8, .flags = BPFRR_REGION_UNREADABLE, .err = EFAULT, .path = "perf_event_attr" };
+	ck_assert_int_eq(bpfrr_trace_write_syscall(w, &(struct bpfrr_rec_syscall){
+		.seq = 2, .tid = 102, .nr = 298, .args = { 1, 2, 3, 4, 5, 0xffffffffffffffffull },
+		.ret = -22, .t_enter_ns = 1, .t_exit_ns = 2, .name = "perf_event_open",
+		.nr_regions = 1, .regions = regions }), 0);
+	ck_assert_int_eq(bpfrr_trace_notef(w, BPFRR_NOTE_WARNING, 2, 102, "lost %d bytes", 8), 0);
+	ck_assert_int_eq(bpfrr_trace_write_task(w, &(struct bpfrr_rec_task){
+		.event = BPFRR_TASK_EXIT, .tid = 102, .tgid = 102, .status = 0x0900 }), 0);
+}
+
+/* Every record of a trace (END included); returns the final status. */
+static int read_all(struct bpfrr_trace_reader *r, uint32_t *types, int max, int *count)
+{
+	struct bpfrr_trace_record rec;
+	int status;
+
+	*count = 0;
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		if (*count < max)
+			types[*count] = rec.type;
+		(*count)++;
+	}
+	return status;
+}
+
+static uint8_t *sample_file(size_t *len, bool with_end)
+{
+	struct bpfrr_trace_writer *w;
+	uint8_t *buf;
+	int fd;
+
+	w = new_writer(&fd);
+	write_sample(w);
+	if (with_end)
+		ck_assert_int_eq(bpfrr_trace_close(w, 0x100, 0), 0);
+	else
+		bpfrr_trace_abandon(w);
+	buf = file_bytes(fd, len);
+	close(fd);
+	return buf;
+}
+
+/* --- tests --------------------------------------------------------------------- */
+
+START_TEST(crc32c_and_sha256_known_values)
+{
+	uint8_t sha[32];
+	static const uint8_t sha_abc[32] = {
+		0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+		0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+	};
+
+	/* the standard check value of CRC-32C */
+	ck_assert_uint_eq(bpfrr_crc32c(0, "123456789", 9), 0xE3069283u);
+	ck_assert_uint_eq(bpfrr_crc32c(0, "", 0), 0);
+	/* continuing a CRC equals computing it in one go */
+	ck_assert_uint_eq(bpfrr_crc32c(bpfrr_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+	/* 32 bytes of zeros (RFC 3720 B.4) */
+	ck_assert_uint_eq(bpfrr_crc32c(0, (uint8_t[32]){ 0 }, 32), 0x8A9136AAu);
+	bpfrr_sha256("abc", 3, sha);
+	ck_assert_mem_eq(sha, sha_abc, 32);
+}
+END_TEST
+
+START_TEST(round_trip_every_record_type)
+{
+	static const uint32_t want_types[] = {
+		BPFRR_REC_TASK, BPFRR_REC_TASK, BPFRR_REC_BLOB, BPFRR_REC_BLOB, BPFRR_REC_BLOB,
+		BPFRR_REC_BPF_CALL, BPFRR_REC_FD_EVENT, BPFRR_REC_BLOB, BPFRR_REC_OBJECT,
+		BPFRR_REC_SYSCALL, BPFRR_REC_NOTE, BPFRR_REC_TASK, BPFRR_REC_END,
+	};
+	const struct bpfrr_trace_header *h;
+	const struct bpfrr_rec_blob *blob;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint8_t *buf;
+	size_t len;
+	int i;
+
+	buf = sample_file(&len, true);
+	r = open_bytes(buf, len, 0);
+	h = bpfrr_trace_header(r);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(h->version_major, 1);
+	ck_assert_uint_eq(h->version_minor, 0);
+	ck_assert_uint_eq(h->arch, 62);
+	ck_assert_uint_eq(h->nr_cpus, 4);
+	ck_assert_uint_eq(h->page_size, 4096);
+	ck_assert_uint_eq(h->start_realtime_ns, 1700000000123456789ull);
+	ck_assert_uint_eq(h->start_monotonic_ns, 5000000000ull);
+	ck_assert_uint_eq(h->recorder_pid, 100);
+	ck_assert_uint_eq(h->tracee_pid, 101);
+	ck_assert_str_eq(h->arch_name, "x86_64");
+	ck_assert_str_eq(h->kernel_release, "6.12.0-test");
+	ck_assert_str_eq(h->kernel_version, "#1 SMP PREEMPT_DYNAMIC");
+	ck_assert_str_eq(h->recorder_version, "bpfrr test");
+	ck_assert_uint_eq(h->argc, 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_str_eq(h->argv[i], sample_argv[i]);
+	ck_assert_ptr_null(h->argv[4]);
+
+	for (i = 0; i < SAMPLE_RECORDS - 2; i++) {
+		ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+		ck_assert_uint_eq(rec.type, want_types[i]);
+		ck_assert_uint_eq(rec.offset % 8, 0);
+		switch (rec.type) {
+		case BPFRR_REC_TASK:
+			if (rec.task.event == BPFRR_TASK_START) {
+				ck_assert_uint_eq(rec.task.tid, 101);
+				ck_assert_uint_eq(rec.task.time_ns, 5000000001ull);
+				ck_assert_str_eq(rec.task.path, "/bin/loader");
+				ck_assert_uint_eq(rec.task.argc, 2);
+				ck_assert_str_eq(rec.task.argv[0], "/bin/child");
+				ck_assert_str_eq(rec.task.argv[1], "x");
+			} else if (rec.task.event == BPFRR_TASK_FORK) {
+				ck_assert_uint_eq(rec.task.tid, 102);
+				ck_assert_uint_eq(rec.task.other_tid, 101);
+				ck_assert_uint_eq(rec.task.clone_flags, 0x11);
+				ck_assert_str_eq(rec.task.path, "");
+				ck_assert_uint_eq(rec.task.argc, 0);
+			} else {
+				ck_assert_uint_eq(rec.task.event, BPFRR_TASK_EXIT);
+				ck_assert_int_eq(rec.task.status, 0x0900);
+			}
+			break;
+		case BPFRR_REC_BLOB:
+			ck_assert_uint_eq((uintptr_t)rec.blob.data % 8, 0);
+			if (rec.blob.id == 1) {
+				ck_assert_uint_eq(rec.blob.len, sizeof(insns));
+				ck_assert_mem_eq(rec.blob.data, insns, sizeof(insns));
+			}
+			break;
+		case BPFRR_REC_BPF_CALL: {
+			const struct bpfrr_rec_bpf_call *c = &rec.bpf_call;
+
+			ck_assert_uint_eq(c->seq, 1);
+			ck_assert_uint_eq(c->tid, 101);
+			ck_assert_uint_eq(c->cmd, 5);
+			ck_assert_uint_eq(c->attr_addr, 0x7ffc0000);
+			ck_assert_uint_eq(c->attr_size, 144);
+			ck_assert_uint_eq(c->flags, BPFRR_CALL_ATTR_TRUNCATED);
+			ck_assert_int_eq(c->ret, 3);
+			ck_assert_uint_eq(c->t_enter_ns, 5000001000ull);
+			ck_assert_uint_eq(c->t_exit_ns, 5000002000ull);
+			ck_assert_uint_eq(c->attr_len, 16);
+			ck_assert_uint_eq((uintptr_t)c->attr % 8, 0);
+			ck_assert_uint_eq(((const uint8_t *)c->attr)[15], 16);
+			ck_assert_uint_eq(c->attr_exit_len, 16);
+			ck_assert_uint_eq(((const uint8_t *)c->attr_exit)[0], 0xff);
+			ck_assert_uint_eq(c->nr_regions, 3);
+			ck_assert_str_eq(c->regions[0].path, "attr.insns");
+			ck_assert_uint_eq(c->regions[0].blob, 1);
+			ck_assert_uint_eq(c->regions[0].content, 5);
+			ck_assert_str_eq(c->regions[1].path, "attr.license");
+			ck_assert_uint_eq(c->regions[1].blob, 2);
+			ck_assert_uint_eq(c->regions[2].phase, 1);
+			ck_assert_uint_eq(c->regions[2].dir, 2);
+			ck_assert_uint_eq(c->regions[2].flags, BPFRR_REGION_TRUNCATED | BPFRR_REGION_SHORT);
+			ck_assert_int_eq(c->regions[2].err, EFAULT);
+			ck_assert_uint_eq(c->regions[2].addr, 0x3000);
+			ck_assert_uint_eq(c->regions[2].len, 64);
+			ck_assert_uint_eq(c->regions[2].want_len, 1 << 20);
+			blob = bpfrr_trace_blob(r, c->regions[1].blob);
+			ck_assert_ptr_nonnull(blob);
+			ck_assert_str_eq(blob->data, "GPL");
+			break;
+		}
+		case BPFRR_REC_FD_EVENT:
+			ck_assert_uint_eq(rec.fd_event.seq, 1);
+			ck_assert_uint_eq(rec.fd_event.op, BPFRR_FD_NEW);
+			ck_assert_int_eq(rec.fd_event.fd, 3);
+			ck_assert_int_eq(rec.fd_event.newfd, -1);
+			ck_assert_uint_eq(rec.fd_event.kind, 2);
+			ck_assert_uint_eq(rec.fd_event.flags, BPFRR_FD_F_CLOEXEC);
+			ck_assert_uint_eq(rec.fd_event.object, 1);
+			break;
+		case BPFRR_REC_OBJECT:
+			ck_assert_uint_eq(rec.object.id, 77);
+			ck_assert_int_eq(rec.object.fd, 3);
+			ck_assert_uint_eq(rec.object.attach_type, 9);
+			ck_assert_uint_eq(rec.object.target_btf_id, 1234);
+			ck_assert_uint_eq(rec.object.target, 0x123456789ull);
+			ck_assert_mem_eq(rec.object.tag, ((uint8_t[8]){ 1, 2, 3, 4, 5, 6, 7, 8 }), 8);
+			ck_assert_str_eq(rec.object.name, "my_prog");
+			ck_assert_uint_eq(rec.object.info_blob, 4);
+			ck_assert_uint_eq(bpfrr_trace_blob(r, 4)->len, 40);
+			break;
+		case BPFRR_REC_SYSCALL:
+			ck_assert_uint_eq(rec.syscall.seq, 2);
+			ck_assert_uint_eq(rec.syscall.nr, 298);
+			ck_assert_uint_eq(rec.syscall.args[5], 0xffffffffffffffffull);
+			ck_assert_int_eq(rec.syscall.ret, -22);
+			ck_assert_int_eq(bpfrr_trace_ret_errno(rec.syscall.ret), EINVAL);
+			ck_assert_str_eq(rec.syscall.name, "perf_event_open");
+			ck_assert_uint_eq(rec.syscall.nr_regions, 1);
+			ck_assert_uint_eq(rec.syscall.regions[0].blob, 0);
+			ck_assert_uint_eq(rec.syscall.regions[0].flags, BPFRR_REGION_UNREADABLE);
+			break;
+		case BPFRR_REC_NOTE:
+			ck_assert_uint_eq(rec.note.level, BPFRR_NOTE_WARNING);
+			ck_assert_uint_eq(rec.note.tid, 102);
+			ck_assert_str_eq(rec.note.text, "lost 8 bytes");
+			break;
+		}
+	}
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_END);
+	ck_assert_int_eq(rec.end.exit_status, 0x100);
+	ck_assert_uint_eq(rec.end.nr_records, SAMPLE_RECORDS - 1);
+	ck_assert_uint_eq(rec.end.nr_bpf_calls, 1);
+	ck_assert_uint_eq(rec.end.nr_syscalls, 1);
+	ck_assert_uint_eq(rec.end.nr_blobs, 4);
+	ck_assert_uint_eq(rec.end.blob_bytes, sizeof(insns) + sizeof(license) + 10 + 40);
+	ck_assert_uint_eq(rec.end.dedup_hits, 1);
+	ck_assert_uint_eq(rec.end.dedup_bytes, sizeof(insns));
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+
+	/* a second pass sees the same records and still validates END */
+	bpfrr_trace_rewind(r);
+	ck_assert_int_eq(read_all(r, (uint32_t[16]){ 0 }, 16, &i), BPFRR_TRACE_EOF);
+	ck_assert_int_eq(i, SAMPLE_RECORDS - 1);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+START_TEST(round_trip_through_a_path)
+{
+	char path[] = "/tmp/bpfrr-test-XXXXXX";
+	struct bpfrr_trace_header h = sample_header();
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	uint32_t types[16];
+	char *err = NULL;
+	int fd, n;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	w = bpfrr_trace_create(path, &h);
+	ck_assert_ptr_nonnull(w);
+	write_sample(w);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	r = bpfrr_trace_open(path, 0, &err);
+	ck_assert_msg(r, "%s", err);
+	ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_EOF);
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 1);
+	bpfrr_trace_reader_close(r);
+	unlink(path);
+
+	r = bpfrr_trace_open(path, 0, &err);
+	ck_assert_ptr_null(r);
+	ck_assert_ptr_nonnull(strstr(err, ": No such file or directory"));
+	free(err);
+}
+END_TEST
+
+START_TEST(dedup_stores_identical_blobs_once)
+{
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	struct bpfrr_rec_end stats;
+	uint8_t big[100000], *buf;
+	int fd, blob_records = 0;
+	uint64_t a, b, c, d, e;
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7);
+	w = new_writer(&fd);
+	a = bpfrr_trace_put_blob(w, big, sizeof(big));
+	b = bpfrr_trace_put_blob(w, big, sizeof(big));
+	c = bpfrr_trace_put_blob(w, big, sizeof(big) - 1);	/* a prefix is a different blob */
+	d = bpfrr_trace_put_blob(w, "", 0);
+	e = bpfrr_trace_put_blob(w, NULL, 0);
+	ck_assert_uint_eq(a, 1);
+	ck_assert_uint_eq(b, 1);
+	ck_assert_uint_eq(c, 2);
+	ck_assert_uint_eq(d, 3);
+	ck_assert_uint_eq(e, 3);
+	/* many distinct blobs grow the table; all stay findable */
+	for (uint32_t i = 0; i < 3000; i++)
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, &i, sizeof(i)), 4 + i);
+	for (uint32_t i = 0; i < 3000; i++)
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, &i, sizeof(i)), 4 + i);
+	bpfrr_trace_writer_stats(w, &stats);
+	ck_assert_uint_eq(stats.nr_blobs, 3003);
+	ck_assert_uint_eq(stats.dedup_hits, 3002);
+	ck_assert_uint_eq(stats.blob_bytes, 2 * sizeof(big) - 1 + 3000 * 4);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+
+	buf = file_bytes(fd, &len);
+	close(fd);
+	/* the 100000 bytes are in the file once, not twice */
+	ck_assert_uint_lt(len, 2 * sizeof(big) + 3003 * 72 + 4096);
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		blob_records += rec.type == BPFRR_REC_BLOB;
+	ck_assert_uint_eq(blob_records, 3003);
+	ck_assert_mem_eq(bpfrr_trace_blob(r, 1)->data, big, sizeof(big));
+	ck_assert_uint_eq(bpfrr_trace_blob(r, 3)->len, 0);
+	ck_assert_ptr_null(bpfrr_trace_blob(r, 0));
+	ck_assert_ptr_null(bpfrr_trace_blob(r, 3004));
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+START_TEST(writer_refuses_dangling_blob_references)
+{
+	struct bpfrr_trace_region region = { .blob = 1, .path = "attr.insns" };
+	struct bpfrr_trace_writer *w;
+	int fd;
+
+	w = new_writer(&fd);
+	ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
+		.seq = 1, .nr_regions = 1, .regions = &region }), -EINVAL);
+	ck_assert_int_eq(bpfrr_trace_write_object(w, &(struct bpfrr_rec_object){
+		.seq = 1, .info_blob = 9 }), -EINVAL);
+	ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
+		.seq = 1, .attr_len = 4 }), -EINVAL);
+	/* the refused records left nothing behind: the trace is valid */
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(writer_errors_are_sticky)
+{
+	struct bpfrr_trace_header h = sample_header();
+	struct bpfrr_trace_writer *w;
+	int fd = open("/dev/full", O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	w = bpfrr_trace_create_fd(fd, &h);
+	ck_assert_ptr_null(w);
+	ck_assert_int_eq(errno, ENOSPC);
+}
+END_TEST
+
+/*
+ * Each record reaches the file when it is written: a reader opened on
+ * the file while the writer is still open sees them all, as truncated.
+ */
+START_TEST(records_are_streamed_as_written)
+{
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	uint32_t types[16];
+	uint8_t *buf;
+	size_t len;
+	int fd, n;
+
+	w = new_writer(&fd);
+	write_sample(w);
+	buf = file_bytes(fd, &len);
+	r = open_bytes(buf, len, 0);
+	ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_TRUNCATED);
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 2);
+	ck_assert_uint_eq(types[n - 1], BPFRR_REC_TASK);
+	ck_assert_str_eq(bpfrr_trace_error(r), "t.trace: offset 1480: truncated: no END record");
+	bpfrr_trace_reader_close(r);
+	free(buf);
+	bpfrr_trace_abandon(w);
+	close(fd);
+}
+END_TEST
+
+/*
+ * Every prefix of a trace: all records that end inside the prefix are
+ * returned, then truncation is reported; nothing crashes (ASan build).
+ */
+START_TEST(truncation_at_every_offset)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint64_t ends[32], first_offset = 0;
+	int nr_ends = 0, status;
+	uint8_t *buf;
+	size_t len, cut;
+
+	buf = sample_file(&len, true);
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		if (!nr_ends)
+			first_offset = rec.offset;
+		ends[nr_ends++] = rec.offset + 12 + rec.length;
+	}
+	bpfrr_trace_reader_close(r);
+	ck_assert_int_eq(nr_ends, SAMPLE_RECORDS - 1);
+
+	for (cut = 0; cut < len; cut++) {
+		char *err = NULL;
+		int got = 0, want = 0;
+
+		r = bpfrr_trace_open_mem(buf, cut, "t.trace", 0, &err);
+		if (cut == 0) {
+			ck_assert_ptr_null(r);
+			ck_assert_str_eq(err, "t.trace: offset 0: empty file, not a bpfrr trace");
+			free(err);
+			continue;
+		}
+		ck_assert_msg(r, "prefix %zu: %s", cut, err);
+		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+			got++;
+		for (int i = 0; i < nr_ends; i++)
+			want += ends[i] <= cut;
+		ck_assert_msg(status == BPFRR_TRACE_TRUNCATED, "prefix %zu: status %d (%s)", cut, status,
+			      bpfrr_trace_error(r));
+		ck_assert_msg(got == want, "prefix %zu: %d records, want %d", cut, got, want);
+		ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r), ": truncated"));
+		if (cut < 16)
+			ck_assert_ptr_null(bpfrr_trace_header(r));
+		if (cut >= first_offset)
+			ck_assert_ptr_nonnull(bpfrr_trace_header(r));
+		bpfrr_trace_reader_close(r);
+	}
+	free(buf);
+}
+END_TEST
+
+/*
+ * Flipping any single byte makes the trace invalid (every byte is covered
+ * by the magic, the version, a CRC or the zero-padding rule), and the
+ * reader reports it instead of crashing.
+ */
+START_TEST(corruption_of_every_byte_is_detected)
+{
+	uint8_t *buf, *bad;
+	size_t len, at;
+
+	buf = sample_file(&len, true);
+	bad = malloc(len);
+	for (at = 0; at < len; at++) {
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_trace_record rec;
+		char *err = NULL;
+		int status;
+
+		memcpy(bad, buf, len);
+		bad[at] ^= 0x10;
+		r = bpfrr_trace_open_mem(bad, len, "t.trace", 0, &err);
+		if (!r) {
+			ck_assert_ptr_nonnull(err);
+			free(err);
+			continue;
+		}
+		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+			;
+		ck_assert_msg(status == BPFRR_TRACE_CORRUPT || status == BPFRR_TRACE_TRUNCATED,
+			      "flip at %zu: status %d", at, status);
+		bpfrr_trace_reader_close(r);
+	}
+	free(bad);
+	free(buf);
+}
+END_TEST
+
+START_TEST(crc_mismatch_names_the_offset)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint64_t call_offset = 0;
+	uint8_t *buf;
+	size_t len;
+	char want[200];
+
+	buf = sample_file(&len, true);
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		if (rec.type == BPFRR_REC_BPF_CALL)
+			call_offset = rec.offset;
+	bpfrr_trace_reader_close(r);
+	ck_assert_uint_ne(call_offset, 0);
+
+	buf[call_offset + 12 + 20] ^= 1;	/* inside the BPF_CALL payload */
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		ck_assert_uint_lt(rec.offset, call_offset);
+	snprintf(want, sizeof(want), "t.trace: offset %" PRIu64 ": BPF_CALL record: checksum mismatch",
+		 call_offset);
+	ck_assert_msg(!strncmp(bpfrr_trace_error(r), want, strlen(want)), "%s", bpfrr_trace_error(r));
+	bpfrr_trace_reader_close(r);
+
+	/* with checksums ignored the flipped byte decodes */
+	r = open_bytes(buf, len, BPFRR_TRACE_IGNORE_CHECKSUMS);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+START_TEST(bad_magic_and_versions)
+{
+	uint8_t *buf;
+	size_t len;
+	char *err;
+
+	buf = sample_file(&len, true);
+
+	buf[0] = 'X';
+	err = open_error(buf, len);
+	ck_assert_str_eq(err, "t.trace: offset 0: bad magic: not a bpfrr trace");
+	free(err);
+	buf[0] = 'B';
+
+	err = open_error((const uint8_t *)"ELF\x7f", 4);
+	ck_assert_str_eq(err, "t.trace: offset 0: bad magic: not a bpfrr trace");
+	free(err);
+
+	buf[8] = 2;	/* major 2 */
+	err = open_error(buf, len);
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 2.0 (this bpfrr reads 1.x)");
+	free(err);
+	buf[8] = 0;
+	err = open_error(buf, len);
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 (this bpfrr reads 1.x)");
+	free(err);
+	free(buf);
+}
+END_TEST
+
+/* Append a framed record (with a correct CRC) to buf at *len. */
+static void append_record(uint8_t *buf, size_t *len, uint32_t type, const void *payload, uint32_t plen)
+{
+	uint8_t *f = buf + *len;
+	uint32_t crc;
+
+	memcpy(f, &type, 4);
+	memcpy(f + 4, &plen, 4);
+	memcpy(f + 12, payload, plen);
+	crc = bpfrr_crc32c(bpfrr_crc32c(0, f, 8), payload, plen);
+	memcpy(f + 8, &crc, 4);
+	*len += 12 + plen;
+	while (*len % 8)
+		buf[(*len)++] = 0;
+}
+
+/* After editing the file prefix: the HEADER's CRC covers it. */
+static void fix_header_crc(uint8_t *buf)
+{
+	uint32_t len, crc;
+
+	memcpy(&len, buf + 16 + 4, 4);
+	crc = bpfrr_crc32c(bpfrr_crc32c(bpfrr_crc32c(0, buf, 16), buf + 16, 8), buf + 28, len);
+	memcpy(buf + 16 + 8, &crc, 4);
+}
+
+/* The sample trace without END, with room to append. */
+static uint8_t *open_ended_sample(size_t *len)
+{
+	uint8_t *buf = sample_file(len, false), *big;
+
+	big = calloc(1, *len + 4096);
+	memcpy(big, buf, *len);
+	free(buf);
+	return big;
+}
+
+START_TEST(newer_minor_versions_are_read)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec, last;
+	uint8_t payload[48] = { 0 };	/* FD_EVENT is 40 bytes: 8 too many */
+	uint8_t *buf;
+	size_t len;
+	int n = 0, status;
+
+	/* an unknown record type is passed on undecoded */
+	buf = open_ended_sample(&len);
+	append_record(buf, &len, 1000, "future", 6);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		last = rec;
+		n++;
+	}
+	ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 1);
+	ck_assert_uint_eq(last.type, 1000);
+	ck_assert_uint_eq(last.length, 6);
+	ck_assert_mem_eq(last.payload, "future", 6);
+	bpfrr_trace_reader_close(r);
+
+	/* fields appended to a known record: an error in 1.0, ignored in 1.1 */
+	memcpy(payload + 12, "\x05\x00\x00\x00", 4);	/* FD_EVENT op at 12 */
+	append_record(buf, &len, BPFRR_REC_FD_EVENT, payload, sizeof(payload));
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r),
+				     "FD_EVENT record: payload: unexpected bytes after the last field"));
+	bpfrr_trace_reader_close(r);
+	buf[10] = 1;	/* minor 1 */
+	fix_header_crc(buf);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+START_TEST(structural_errors)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint8_t payload[256] = { 0 };
+	uint8_t *buf;
+	size_t len, base;
+	int status;
+	char want[160];
+
+	/* a second HEADER */
+	buf = open_ended_sample(&base);
+	len = base;
+	append_record(buf, &len, BPFRR_REC_HEADER, payload, 8);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: second HEADER record", base);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+
+	/* a region naming a blob that does not exist yet */
+	len = base;
+	{
+		struct bpfrr_trace_region reg = { .path = "attr.insns" };
+		struct bpfrr_trace_writer *w;
+		uint8_t *one;
+		size_t one_len;
+		int fd;
+
+		/* take a genuine BPF_CALL record and point its region at blob 99 */
+		w = new_writer(&fd);
+		reg.blob = bpfrr_trace_put_blob(w, "x", 1);
+		reg.len = 1;
+		ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
+			.seq = 9, .nr_regions = 1, .regions = &reg }), 0);
+		bpfrr_trace_abandon(w);
+		one = file_bytes(fd, &one_len);
+		close(fd);
+		/* the call is the last record: frame at one_len - padded size */
+		r = open_bytes(one, one_len, 0);
+		uint64_t off = 0;
+		uint32_t plen = 0;
+
+		while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+			if (rec.type == BPFRR_REC_BPF_CALL) {
+				off = rec.offset;
+				plen = rec.length;
+			}
+		bpfrr_trace_reader_close(r);
+		memcpy(payload, one + off + 12, plen);
+		/* region.blob sits 8+4+4+8+4+4+8+8+8+4+4+4 (fixed) + 1+1+1+1+2+2+4+8+8+8 into the payload */
+		ck_assert_uint_eq(payload[68 + 36], 1);
+		payload[68 + 36] = 99;
+		append_record(buf, &len, BPFRR_REC_BPF_CALL, payload, plen);
+		r = open_bytes(buf, len, 0);
+		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+			;
+		ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+		snprintf(want, sizeof(want),
+			 "t.trace: offset %zu: BPF_CALL record: region.blob: refers to a blob not stored before it",
+			 base + 12 + 68 + 36);
+		ck_assert_str_eq(bpfrr_trace_error(r), want);
+		bpfrr_trace_reader_close(r);
+		free(one);
+	}
+
+	/* a string without its NUL: a NOTE whose text length claims 3 of "abc" */
+	len = base;
+	memset(payload, 0, sizeof(payload));
+	memcpy(payload + 16, "\x03\x00\x00\x00" "abc", 7);
+	append_record(buf, &len, BPFRR_REC_NOTE, payload, 23);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want),
+		 "t.trace: offset %zu: NOTE record: text: string not terminated by its only NUL", base + 12 + 20);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+
+	/* a string length running past the record */
+	len = base;
+	memcpy(payload + 16, "\xff\xff\xff\x7f", 4);
+	append_record(buf, &len, BPFRR_REC_NOTE, payload, 23);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: NOTE record: text: record ends inside it",
+		 base + 12 + 20);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+
+	/* a record length beyond the maximum */
+	len = base;
+	append_record(buf, &len, BPFRR_REC_NOTE, payload, 23);
+	memcpy(buf + base + 4, "\xff\xff\xff\xff", 4);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: record length 4294967295 exceeds the maximum %u",
+		 base + 4, BPFRR_TRACE_MAX_PAYLOAD);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+
+	/* record type 0 */
+	len = base;
+	append_record(buf, &len, 0, payload, 4);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: record type 0 is invalid", base);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+
+	/* non-zero padding */
+	len = base;
+	append_record(buf, &len, BPFRR_REC_NOTE, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0", 21);
+	buf[len - 1] = 7;
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: non-zero padding after NOTE record", len - 1);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+START_TEST(end_record_is_checked)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint64_t note_off = 0, note_size = 0;
+	uint8_t *buf, *cut;
+	size_t len;
+	int status, n = 0;
+
+	buf = sample_file(&len, true);
+
+	/* data after END */
+	cut = malloc(len + 8);
+	memcpy(cut, buf, len);
+	memset(cut + len, 0, 8);
+	r = open_bytes(cut, len + 8, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		n++;
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 1);
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	ck_assert_str_eq(bpfrr_trace_error(r) + strlen("t.trace: offset "), "1568: 8 bytes of data after the END record");
+	bpfrr_trace_reader_close(r);
+
+	/* a record removed from the middle: END's counts disagree */
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		if (rec.type == BPFRR_REC_NOTE) {
+			note_off = rec.offset;
+			note_size = (12 + rec.length + 7) / 8 * 8;
+		}
+	bpfrr_trace_reader_close(r);
+	memcpy(cut, buf, note_off);
+	memcpy(cut + note_off, buf + note_off + note_size, len - note_off - note_size);
+	r = open_bytes(cut, len - note_size, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		ck_assert_uint_ne(rec.type, BPFRR_REC_END);
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r), "END record: counts: do not match"));
+	bpfrr_trace_reader_close(r);
+	free(cut);
+	free(buf);
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("trace");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, crc32c_and_sha256_known_values);
+	tcase_add_test(tc, round_trip_every_record_type);
+	tcase_add_test(tc, round_trip_through_a_path);
+	tcase_add_test(tc, dedup_stores_identical_blobs_once);
+	tcase_add_test(tc, writer_refuses_dangling_blob_references);
+	tcase_add_test(tc, writer_errors_are_sticky);
+	tcase_add_test(tc, records_are_streamed_as_written);
+	tcase_add_test(tc, truncation_at_every_offset);
+	tcase_add_test(tc, corruption_of_every_byte_is_detected);
+	tcase_add_test(tc, crc_mismatch_names_the_offset);
+	tcase_add_test(tc, bad_magic_and_versions);
+	tcase_add_test(tc, newer_minor_versions_are_read);
+	tcase_add_test(tc, structural_errors);
+	tcase_add_test(tc, end_record_is_checked);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
