@@ -150,9 +150,12 @@ struct bpfrr_xlat_entry {
 struct bpfrr_xlat {
 	const char *type_name;		/* "enum bpf_map_type", "BPF_F_* map flags" */
 	bool flags;			/* bit flags (render "A|B|0x40") vs. enum */
-	const struct bpfrr_xlat_entry *entries;
-	/* optional name function used before entries (libbpf's *_str), may be NULL */
+	const struct bpfrr_xlat_entry *entries;	/* UAPI names of sparse values / flag bits, or NULL */
+	/* optional short name ("hash", "kprobe": libbpf's *_str, ours for newer values), may be NULL */
 	const char *(*name_fn)(uint64_t val);
+	const char *const *dense;	/* UAPI names indexed by value 0..nr_dense-1 (NULL holes), or NULL */
+	unsigned int nr_dense;
+	const char *header;		/* UAPI header defining the names; NULL: kernel-internal names */
 };
 
 struct bpfrr_struct_desc;
@@ -179,7 +182,7 @@ struct bpfrr_field {
 	const char *map_field;		/* map fd field (MAP_*, BATCH_TOKEN), object fd field (INFO) */
 	const char *out_len_field;	/* field the kernel sets to what it wrote (OUT buffers) */
 	const struct bpfrr_xlat *xlat;	/* ENUM / FLAGS names */
-	uint32_t variants;		/* bit mask of variants the field belongs to; 0 = always */
+	uint32_t variants;		/* variant bits the field needs, all of them (0 = always): see bpfrr_abi_field_applies */
 	const struct bpfrr_struct_desc *nested;	/* layout of the pointed-to struct, if any */
 	/* BPFRR_FIELDF_NEEDS_FLAG: the field is an fd only when (flag_field & flag_mask) */
 	const char *flag_field;
@@ -190,7 +193,7 @@ struct bpfrr_field {
 #define BPFRR_FIELDF_ZERO_CAP_UNLIMITED	0x0001	/* capacity 0 means "no limit" (test.data_size_out) */
 #define BPFRR_FIELDF_ELEM_FDS		0x0002	/* buffer holds map values that may hold fds */
 #define BPFRR_FIELDF_OPTIONAL_NUL	0x0004	/* inline string need not be NUL-terminated */
-#define BPFRR_FIELDF_ALIAS		0x0008	/* another name for the same bytes as the previous field */
+#define BPFRR_FIELDF_ALIAS		0x0008	/* shares its bytes with another field of the same variant (query.count) */
 #define BPFRR_FIELDF_NEEDS_FLAG		0x0010	/* fd only meaningful when a flag is set (token fds, path_fd) */
 #define BPFRR_FIELDF_FD_OPTIONAL	0x0020	/* fd 0 means "none" (inner_map_fd, btf_fd, ...) */
 #define BPFRR_FIELDF_FOREIGN_FD		0x0040	/* fd in another task's table (task_fd_query.fd): not walked */
@@ -256,11 +259,18 @@ const char *bpfrr_abi_prog_type_name(uint32_t prog_type);
 const char *bpfrr_abi_map_type_name(uint32_t map_type);
 const char *bpfrr_abi_attach_type_name(uint32_t attach_type);
 const char *bpfrr_abi_link_type_name(uint32_t link_type);
-/* name of val in xlat (enum), or NULL */
+/* UAPI name of val in xlat (enum value or single flag bit: "BPF_MAP_TYPE_HASH"), or NULL */
 const char *bpfrr_abi_xlat_name(const struct bpfrr_xlat *xlat, uint64_t val);
-/* render val symbolically into buf: enum name, or "A|B|0x100" for flags, or the
- * number if nothing is known; returns the strlen it wanted (snprintf-like) */
+/* value of a UAPI name in xlat; 0 on success, -1 if unknown */
+int bpfrr_abi_xlat_value(const struct bpfrr_xlat *xlat, const char *name, uint64_t *val);
+/* render val symbolically into buf: the short name for enums that have one
+ * ("hash"), else the UAPI name; "A|B|0x100" for flags ("0" or the zero name for 0);
+ * the number if nothing is known. Returns the strlen it wanted (snprintf-like). */
 int bpfrr_abi_xlat_format(const struct bpfrr_xlat *xlat, uint64_t val, char *buf, size_t size);
+
+/* Helper functions: "bpf_map_lookup_elem" for 1, ... (6.12: 1..211); NULL if unknown. */
+const char *bpfrr_abi_helper_name(int32_t func_id);
+#define BPFRR_ABI_NR_HELPERS 212
 
 /* Maps. */
 bool bpfrr_abi_map_is_percpu(uint32_t map_type);	/* values are per-CPU in syscalls */
