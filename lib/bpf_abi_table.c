@@ -756,7 +756,7 @@ static const struct bpfrr_field link_create_fields[] = {
 	    .variants = V_LC_CGROUP | V_REL_ID),
 	U64("link_create.cgroup.expected_revision", 24, IN, .variants = V_LC_CGROUP),
 };
-DESC(link_create, "attr(BPF_LINK_CREATE)", 64, link_create_fields);
+DESC(link_create, "attr(BPF_LINK_CREATE)", 60, link_create_fields);
 
 static const struct bpfrr_field link_update_fields[] = {
 	FD("link_update.link_fd", 0, BPFRR_OBJ_LINK),

@@ -370,7 +370,7 @@ static bool jmp(struct out *o, size_t idx, const struct bpfrr_disasm_opts *opts,
 	if (in->code & SRC_X)
 		put(o, "if %c%u %s %c%u goto pc%+d", r, in->dst, jmp_ops[op >> 4], r, in->src, in->off);
 	else
-		put(o, "if %c%u %s %#x goto pc%+d", r, in->dst, jmp_ops[op >> 4], (uint32_t)in->imm,
+		put(o, "if %c%u %s 0x%x goto pc%+d", r, in->dst, jmp_ops[op >> 4], (uint32_t)in->imm,
 		    in->off);
 	return true;
 }
