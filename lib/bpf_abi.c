@@ -506,12 +506,10 @@ struct view {
 };
 
 struct walk {
-	int cmd;
 	enum bpfrr_phase phase;
 	const struct bpfrr_abi_env *env;
 	bpfrr_abi_buf_cb cb;
 	void *arg;
-	const struct view *attr;	/* for rules that look at attr from a nested struct */
 };
 
 static uint64_t cap_len(uint64_t want, unsigned int *flags, uint64_t cap)
@@ -535,7 +533,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 static uint64_t cstr_len(const struct bpfrr_abi_env *env, uint64_t addr, uint64_t max,
 			 unsigned int *flags)
 {
-	char chunk[256];
+	char chunk[4096];
 	uint64_t done = 0;
 
 	if (!env || !env->read_mem) {
@@ -812,7 +810,7 @@ int bpfrr_abi_walk(int cmd, const void *attr, size_t attr_size, enum bpfrr_phase
 {
 	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
 	struct view v;
-	struct walk w = { .cmd = cmd, .phase = phase, .env = env, .cb = cb, .arg = arg };
+	struct walk w = { .phase = phase, .env = env, .cb = cb, .arg = arg };
 
 	if (!d || !attr || !cb)
 		return -EINVAL;
@@ -826,7 +824,6 @@ int bpfrr_abi_walk(int cmd, const void *attr, size_t attr_size, enum bpfrr_phase
 		v.ent_size = env->entry_attr_size;
 	}
 	v.variant = bpfrr_abi_cmd_variant_env(cmd, v.ent, v.ent_size, env);
-	w.attr = &v;
 	return walk_struct(&w, &v, "attr", 0);
 }
 

@@ -10,10 +10,19 @@
  * (bpf_prog_info, bpf_map_info, bpf_btf_info, bpf_link_info).
  *
  * The offsets are the 6.12 UAPI's, written explicitly: the build machine's
- * <linux/bpf.h> may be older, so nothing here depends on it.
+ * <linux/bpf.h> may be older, so nothing here depends on it. Field names
+ * are the C member paths, so tests/unit/test_bpf_abi.c compiles a program
+ * printing offsetof/sizeof of every field against the installed header
+ * (fields it has) and against the 6.12 UAPI header of a kernel tree when
+ * one is at hand (all fields; reported as SKIP without a tree), and checks
+ * each command's attr size against the kernel's BPF_*_LAST_FIELD.
  *
  * The recorder, the dumper and the translator all use the walkers below;
  * none of them should know a field offset of its own.
+ *
+ * Known limits: fds inside BPF_MAP_TYPE_STRUCT_OPS values (program fds at
+ * offsets only the kernel's BTF tells) are not walked; fds inside
+ * link_create.iter_info need env->iter_target.
  */
 #ifndef BPFRR_BPF_ABI_H
 #define BPFRR_BPF_ABI_H

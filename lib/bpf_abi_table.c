@@ -203,8 +203,8 @@ const struct bpfrr_struct_desc bpfrr_abi_map_info_desc = {
 	.nr_fields = ARRAY_SIZE(map_info_fields),
 };
 
-/* The BTF name: the kernel sets name_len to strlen (no NUL) and writes the NUL
- * too, so the written length is bounded by the capacity only. */
+/* The BTF name: the kernel sets name_len to strlen (no NUL) and writes the
+ * NUL too, hence OUT_LEN_PLUS_NUL. */
 static const struct bpfrr_field btf_info_fields[] = {
 	IPTR("btf", 0, BTF, LEN_FIELD("btf_size", 1), OUT_LEN("btf_size")),
 	U32("btf_size", 8, INOUT),
