@@ -1359,6 +1359,11 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 	return BPFRR_TRACE_RECORD;
 }
 
+const char *bpfrr_trace_name(const struct bpfrr_trace_reader *r)
+{
+	return r->name;
+}
+
 const char *bpfrr_trace_error(const struct bpfrr_trace_reader *r)
 {
 	return r->error ? r->error : "out of memory";

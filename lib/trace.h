@@ -337,6 +337,9 @@ enum bpfrr_trace_status {
  */
 int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *rec);
 
+/* The name the reader was opened with (the path, or open_mem's name). */
+const char *bpfrr_trace_name(const struct bpfrr_trace_reader *r);
+
 /* The message of the last TRUNCATED/CORRUPT/NOMEM status: "FILE: offset N: reason". */
 const char *bpfrr_trace_error(const struct bpfrr_trace_reader *r);
 
