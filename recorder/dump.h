@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dump.h - bpfrr dump, the audit: what recorder/dump*.c share, and the
+ * in-process entry point the tests and the fuzzer use.
+ */
+#ifndef BPFRR_DUMP_H
+#define BPFRR_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace.h"
+
+#define DUMP_MAX_FILTERS 64
+
+struct bpfrr_dump_opts {
+	bool json;		/* JSON Lines, one object per call (docs/dump-json.md) */
+	bool summary;		/* counts instead of calls */
+	bool no_insns;		/* no disassembly */
+	bool verbose;		/* every record, whole logs, every name */
+	bool has_tid;
+	uint32_t tid;		/* only calls of this task */
+	/* only these calls: bpf() commands by number, other syscalls by name */
+	int nr_cmds;
+	int cmds[DUMP_MAX_FILTERS];
+	int nr_syscalls;
+	const char *syscalls[DUMP_MAX_FILTERS];
+};
+
+/*
+ * Dump an opened trace to out; errors and the truncation warning go to err.
+ * Returns the exit status: 0, BPFRR_EXIT_TRUNCATED (3) for a trace without
+ * END, 2 for a corrupt one.
+ */
+int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts *opts, FILE *out, FILE *err);
+
+int bpfrr_dump_main(int argc, char **argv);
+
+/* --- JSON output (dump_json.c) ----------------------------------------------------- */
+
+struct json_out {
+	FILE *f;
+	int depth;
+	bool first[32];		/* nothing emitted yet at this depth */
+};
+
+void json_start(struct json_out *j, FILE *f);
+void json_obj_begin(struct json_out *j, const char *key);	/* key NULL inside arrays / at top */
+void json_obj_end(struct json_out *j);
+void json_arr_begin(struct json_out *j, const char *key);
+void json_arr_end(struct json_out *j);
+void json_str(struct json_out *j, const char *key, const char *s);
+void json_strn(struct json_out *j, const char *key, const void *s, size_t len);
+void json_u64(struct json_out *j, const char *key, uint64_t v);
+void json_i64(struct json_out *j, const char *key, int64_t v);
+void json_bool(struct json_out *j, const char *key, bool v);
+void json_null(struct json_out *j, const char *key);
+void json_hex(struct json_out *j, const char *key, const void *data, size_t len);
+/* end of one line (top-level object) */
+void json_newline(struct json_out *j);
+/* the escaped form of s[0..len) (without quotes), as JSON wants it */
+void json_escape(FILE *f, const void *s, size_t len);
+
+/*
+ * Values keyed by dotted names ("link_create.kprobe_multi.cnt") emitted as
+ * nested objects ({"link_create": {"kprobe_multi": {"cnt": ...}}}).
+ */
+struct json_tree;
+struct json_tree *json_tree_new(void);
+void json_tree_free(struct json_tree *t);
+/* the value kinds; strings are copied */
+void json_tree_u64(struct json_tree *t, const char *path, uint64_t v);
+void json_tree_i64(struct json_tree *t, const char *path, int64_t v);
+void json_tree_str(struct json_tree *t, const char *path, const char *s);
+void json_tree_emit(struct json_tree *t, struct json_out *j, const char *key);
+
+#endif /* BPFRR_DUMP_H */

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * synth_trace.h - synthetic traces written with the trace writer, for the
+ * dump golden tests and as fuzzing seeds.  Header-only (static functions)
+ * so each test program includes what it needs.
+ *
+ * The traces are what the recorder would write for a small kprobe loader:
+ * BTF, a hash map, a failed and a successful program load, a perf event,
+ * a link, map updates from a thread and lookups from a forked child (whose
+ * copied fd table keeps the map fd the parent closed), an info query, an
+ * unknown command.  Every value is fixed, so the output is reproducible.
+ * The attrs are laid out with the build machine's <linux/bpf.h> (only
+ * fields that are the same in every kernel since 5.x are used).
+ */
+#ifndef BPFRR_SYNTH_TRACE_H
+#define BPFRR_SYNTH_TRACE_H
+
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "bpf_abi.h"
+#include "trace.h"
+
+#define SYNTH_T0	1000000000ull	/* monotonic time of the first record */
+
+struct synth {
+	struct bpfrr_trace_writer *w;
+	uint64_t seq;
+	uint64_t now;
+	int err;
+};
+
+static uint64_t synth_time(struct synth *s)
+{
+	s->now += 1000;
+	return s->now;
+}
+
+static void synth_check(struct synth *s, int err)
+{
+	if (err && !s->err)
+		s->err = err;
+}
+
+static uint64_t synth_blob(struct synth *s, const void *data, size_t len)
+{
+	uint64_t id = bpfrr_trace_put_blob(s->w, data, len);
+
+	if (!id)
+		synth_check(s, -errno);
+	return id;
+}
+
+static void synth_task(struct synth *s, uint32_t event, uint32_t tid, uint32_t tgid, uint32_t other,
+		       uint64_t clone_flags, int32_t status)
+{
+	static const char *const argv[] = { "./loader", "-v" };
+	struct bpfrr_rec_task t = {
+		.event = event, .tid = tid, .tgid = tgid, .other_tid = other,
+		.clone_flags = clone_flags, .status = status, .time_ns = synth_time(s),
+		.path = event == BPFRR_TASK_START ? "/usr/bin/loader" : "",
+		.argc = event == BPFRR_TASK_START ? 2 : 0, .argv = argv,
+	};
+
+	synth_check(s, bpfrr_trace_write_task(s->w, &t));
+}
+
+static struct bpfrr_trace_region synth_region(struct synth *s, uint8_t phase, uint8_t dir, uint8_t content,
+					      const char *path, uint64_t addr, const void *data, size_t len)
+{
+	struct bpfrr_trace_region r = {
+		.phase = phase, .dir = dir, .content = content, .addr = addr, .len = len,
+		.want_len = len, .path = path,
+	};
+
+	r.blob = synth_blob(s, data, len);
+	return r;
+}
+
+/* A bpf() call: attr as given, regions, result; returns its seq. */
+static uint64_t synth_bpf(struct synth *s, uint32_t tid, uint32_t cmd, const union bpf_attr *attr,
+			  uint32_t attr_len, const union bpf_attr *attr_exit, const struct bpfrr_trace_region *regs,
+			  uint32_t nr_regs, int64_t ret)
+{
+	struct bpfrr_rec_bpf_call c = {
+		.seq = ++s->seq, .tid = tid, .cmd = cmd, .attr_addr = 0x7ffd1000, .attr_size = attr_len,
+		.ret = ret, .attr_len = attr_len, .attr = attr,
+		.attr_exit_len = attr_exit ? attr_len : 0, .attr_exit = attr_exit,
+		.nr_regions = nr_regs, .regions = regs,
+	};
+
+	c.t_enter_ns = synth_time(s);
+	c.t_exit_ns = c.t_enter_ns + 1234 * (cmd + 1);
+	s->now = c.t_exit_ns;
+	synth_check(s, bpfrr_trace_write_bpf_call(s->w, &c));
+	return c.seq;
+}
+
+static void synth_fd(struct synth *s, uint64_t seq, uint32_t tid, uint32_t op, int fd, uint32_t kind,
+		     uint64_t object)
+{
+	struct bpfrr_rec_fd_event e = {
+		.seq = seq, .tid = tid, .op = op, .fd = fd, .newfd = -1, .kind = kind,
+		.flags = op == BPFRR_FD_NEW ? BPFRR_FD_F_CLOEXEC : 0, .object = object,
+	};
+
+	synth_check(s, bpfrr_trace_write_fd_event(s->w, &e));
+}
+
+static void synth_object(struct synth *s, const struct bpfrr_rec_object *o)
+{
+	synth_check(s, bpfrr_trace_write_object(s->w, o));
+}
+
+/* The program: r1 = map ll; r2 = r10; r2 += -4; *(u32 *)(r10 -4) = 0; call 1; r0 = 0; exit */
+static void synth_insns(struct bpf_insn insns[8], int map_fd)
+{
+	memset(insns, 0, 8 * sizeof(*insns));
+	insns[0] = (struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+				      .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd };
+	insns[2] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 10 };
+	insns[3] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 2, .imm = -4 };
+	insns[4] = (struct bpf_insn){ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = 10, .off = -4 };
+	insns[5] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem };
+	insns[6] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 };
+	insns[7] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+}
+
+/* Writes the synthetic kprobe trace; returns 0 or -errno. */
+static int synth_kprobe_trace(int fd, bool with_end)
+{
+	static const char *const argv[] = { "./loader", "-v" };
+	struct bpfrr_trace_header h = {
+		.arch = 62, .nr_cpus = 2, .page_size = 4096,
+		.start_realtime_ns = 1767225600123456789ull,	/* 2026-01-01T00:00:00.123456789Z */
+		.start_monotonic_ns = SYNTH_T0, .recorder_pid = 99, .tracee_pid = 100,
+		.arch_name = "x86_64", .kernel_release = "6.12.0-bpfrr",
+		.kernel_version = "#1 SMP PREEMPT_DYNAMIC", .recorder_version = "bpfrr 0.1.0",
+		.argc = 2, .argv = argv,
+	};
+	static const char verifier_log[] =
+		"func#0 @0\n0: R1=ctx() R10=fp0\n0: (18) r1 = 0xffff888003c4a000\n"
+		"2: (bf) r2 = r10\n3: (07) r2 += -4\n4: (85) call bpf_map_lookup_elem#1\n"
+		"R2 !read_ok\nprocessed 5 insns (limit 1000000) max_states_per_insn 0\n";
+	struct bpfrr_trace_region regs[4];
+	union bpf_attr a, ax;
+	struct bpf_insn insns[8];
+	struct bpf_prog_info info;
+	struct synth s = { .now = SYNTH_T0 };
+	uint8_t perf_attr[128];
+	const void *btf_data;
+	uint32_t btf_size, key = 7;
+	uint64_t value = 0x1122334455667788ull, zero = 0;
+	uint64_t btf_seq, map_seq, prog_seq, perf_seq, link_seq;
+	struct btf *btf;
+	int id;
+
+	s.w = bpfrr_trace_create_fd(fd, &h);
+	if (!s.w)
+		return -errno;
+	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+
+	/* #1 BTF: int, u64 typedef, struct counts */
+	btf = btf__new_empty();
+	if (!btf)
+		return -ENOMEM;
+	id = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf__add_int(btf, "long long unsigned int", 8, 0);
+	btf__add_typedef(btf, "__u64", id + 1);
+	btf__add_struct(btf, "counts", 8);
+	btf__add_field(btf, "n", id + 2, 0, 0);
+	btf_data = btf__raw_data(btf, &btf_size);
+	memset(&a, 0, sizeof(a));
+	a.btf = 0x10000;
+	a.btf_size = btf_size;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BTF, "attr.btf", 0x10000,
+			       btf_data, btf_size);
+	btf_seq = synth_bpf(&s, 100, BPF_BTF_LOAD, &a, 32, NULL, regs, 1, 3);
+	btf__free(btf);
+	synth_fd(&s, btf_seq, 100, BPFRR_FD_NEW, 3, BPFRR_OBJ_BTF, btf_seq);
+	synth_object(&s, &(struct bpfrr_rec_object){ .seq = btf_seq, .tid = 100, .fd = 3, .kind = BPFRR_OBJ_BTF,
+						     .id = 5, .btf_size = btf_size });
+
+	/* #2 the map */
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_HASH;
+	a.key_size = 4;
+	a.value_size = 8;
+	a.max_entries = 1024;
+	a.map_flags = BPF_F_NO_PREALLOC;
+	strcpy(a.map_name, "counts");
+	a.btf_fd = 3;
+	a.btf_key_type_id = 1;
+	a.btf_value_type_id = 3;
+	map_seq = synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, 4);
+	synth_fd(&s, map_seq, 100, BPFRR_FD_NEW, 4, BPFRR_OBJ_MAP, map_seq);
+	synth_object(&s, &(struct bpfrr_rec_object){ .seq = map_seq, .tid = 100, .fd = 4, .kind = BPFRR_OBJ_MAP,
+						     .id = 17, .type = BPF_MAP_TYPE_HASH, .key_size = 4,
+						     .value_size = 8, .max_entries = 1024,
+						     .map_flags = BPF_F_NO_PREALLOC, .btf_id = 5, .name = "counts" });
+
+	/* #3 a load the verifier rejects, #4 the one it accepts */
+	synth_insns(insns, 4);
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_KPROBE;
+	a.insn_cnt = 8;
+	a.insns = 0x20000;
+	a.license = 0x21000;
+	a.log_level = 1;
+	a.log_size = 4096;
+	a.log_buf = 0x30000;
+	strcpy(a.prog_name, "count_opens");
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x20000,
+			       insns, sizeof(insns));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "attr.license",
+			       0x21000, "GPL", 4);
+	regs[2] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_LOG, "attr.log_buf", 0x30000,
+			       verifier_log, sizeof(verifier_log));
+	regs[2].len = 4096;
+	regs[2].want_len = 4096;
+	synth_bpf(&s, 100, BPF_PROG_LOAD, &a, 128, NULL, regs, 3, -EACCES);
+	a.log_level = 0;
+	a.log_size = 0;
+	a.log_buf = 0;
+	prog_seq = synth_bpf(&s, 100, BPF_PROG_LOAD, &a, 128, NULL, regs, 2, 5);
+	synth_fd(&s, prog_seq, 100, BPFRR_FD_NEW, 5, BPFRR_OBJ_PROG, prog_seq);
+	synth_object(&s, &(struct bpfrr_rec_object){ .seq = prog_seq, .tid = 100, .fd = 5,
+						     .kind = BPFRR_OBJ_PROG, .id = 42, .type = BPF_PROG_TYPE_KPROBE,
+						     .tag = { 0x8f, 0x3e, 0x1d, 0x2c, 0x5b, 0x4a, 0x79, 0x68 },
+						     .name = "count_opens" });
+
+	/* #5 perf_event_open for a kprobe */
+	memset(perf_attr, 0, sizeof(perf_attr));
+	perf_attr[0] = 6;	/* type: the kprobe PMU */
+	perf_attr[4] = 128;	/* size */
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BYTES, "perf_event_attr",
+			       0x40000, perf_attr, sizeof(perf_attr));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "kprobe_func",
+			       0x41000, "do_sys_openat2", 15);
+	{
+		struct bpfrr_rec_syscall sc = {
+			.seq = ++s.seq, .tid = 100, .nr = 298,
+			.args = { 0x40000, 0xffffffffffffffffull, 0, 0xffffffffffffffffull, 8, 0 },
+			.ret = 6, .name = "perf_event_open", .nr_regions = 2, .regions = regs,
+		};
+
+		sc.t_enter_ns = synth_time(&s);
+		sc.t_exit_ns = sc.t_enter_ns + 20000;
+		s.now = sc.t_exit_ns;
+		synth_check(&s, bpfrr_trace_write_syscall(s.w, &sc));
+		perf_seq = sc.seq;
+	}
+	synth_fd(&s, perf_seq, 100, BPFRR_FD_NEW, 6, BPFRR_OBJ_PERF_EVENT, perf_seq);
+
+	/* #6 the link */
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = 5;
+	a.link_create.target_fd = 6;
+	a.link_create.attach_type = BPF_PERF_EVENT;
+	link_seq = synth_bpf(&s, 100, BPF_LINK_CREATE, &a, 64, NULL, NULL, 0, 7);
+	synth_fd(&s, link_seq, 100, BPFRR_FD_NEW, 7, BPFRR_OBJ_LINK, link_seq);
+	synth_object(&s, &(struct bpfrr_rec_object){ .seq = link_seq, .tid = 100, .fd = 7, .kind = BPFRR_OBJ_LINK,
+						     .id = 9, .type = BPF_LINK_TYPE_PERF_EVENT, .prog_id = 42,
+						     .attach_type = BPF_PERF_EVENT });
+
+	/* #7 a thread (shared fd table) stores a value */
+	synth_task(&s, BPFRR_TASK_THREAD, 101, 100, 100, 0x3d0f00, 0);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = 4;
+	a.key = 0x50000;
+	a.value = 0x50010;
+	a.flags = BPF_NOEXIST;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_KEY, "attr.key", 0x50000,
+			       &key, sizeof(key));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_VALUE, "attr.value", 0x50010,
+			       &value, sizeof(value));
+	synth_bpf(&s, 101, BPF_MAP_UPDATE_ELEM, &a, 32, NULL, regs, 2, 0);
+	synth_task(&s, BPFRR_TASK_EXIT, 101, 100, 0, 0, 0);
+
+	/* a child with a copy of the fd table; the parent then closes the map fd */
+	synth_task(&s, BPFRR_TASK_FORK, 102, 102, 100, 17 /* SIGCHLD */, 0);
+	synth_fd(&s, ++s.seq, 100, BPFRR_FD_CLOSE, 4, BPFRR_OBJ_MAP, map_seq);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = 4;
+	a.key = 0x60000;
+	a.value = 0x60010;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_KEY, "attr.key", 0x60000,
+			       &key, sizeof(key));
+	regs[1] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_VALUE, "attr.value", 0x60010,
+			       &value, sizeof(value));
+	synth_bpf(&s, 102, BPF_MAP_LOOKUP_ELEM, &a, 32, NULL, regs, 2, 0);
+	/* a key that is not there */
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_KEY, "attr.key", 0x60000,
+			       &zero, 4);
+	synth_bpf(&s, 102, BPF_MAP_LOOKUP_ELEM, &a, 32, NULL, regs, 1, -ENOENT);
+	synth_task(&s, BPFRR_TASK_EXIT, 102, 102, 0, 0, 0);
+
+	/* #11 the loader asks about its program */
+	memset(&info, 0, sizeof(info));
+	info.type = BPF_PROG_TYPE_KPROBE;
+	info.id = 42;
+	memcpy(info.tag, (uint8_t[8]){ 0x8f, 0x3e, 0x1d, 0x2c, 0x5b, 0x4a, 0x79, 0x68 }, 8);
+	strcpy(info.name, "count_opens");
+	info.nr_map_ids = 1;
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = 5;
+	a.info.info_len = 64;
+	a.info.info = 0x70000;
+	ax = a;
+	ax.info.info_len = 64;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_INOUT, BPFRR_CONTENT_INFO, "attr.info.info",
+			       0x70000, &(uint8_t[64]){ 0 }, 64);
+	regs[1] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_INOUT, BPFRR_CONTENT_INFO, "attr.info.info",
+			       0x70000, &info, 64);
+	synth_bpf(&s, 100, BPF_OBJ_GET_INFO_BY_FD, &a, 16, &ax, regs, 2, 0);
+
+	/* #12 a command this bpfrr does not know */
+	memset(&a, 0, sizeof(a));
+	a.map_fd = 1;
+	synth_bpf(&s, 100, 99, &a, 8, NULL, NULL, 0, -EINVAL);
+	synth_check(&s, bpfrr_trace_notef(s.w, BPFRR_NOTE_WARNING, s.seq, 100, "bpf() command %d is not in the ABI table", 99));
+
+	synth_fd(&s, 0, 100, BPFRR_FD_EXEC_CLOSE, 7, BPFRR_OBJ_LINK, link_seq);
+	synth_task(&s, BPFRR_TASK_EXIT, 100, 100, 0, 0, 0);
+	if (s.err) {
+		bpfrr_trace_abandon(s.w);
+		return s.err;
+	}
+	if (!with_end) {
+		bpfrr_trace_abandon(s.w);
+		return 0;
+	}
+	return bpfrr_trace_close(s.w, 0, 0);
+}
+
+#endif /* BPFRR_SYNTH_TRACE_H */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpfrr dump golden tests: synthetic traces written with the trace writer
+ * (tests/data/synth_trace.h) dumped as text, JSON and summaries, compared
+ * byte for byte with tests/data/dump/NAME.{out,err}; committed traces
+ * recorded in the guest (tests/data/traces/NAME.trace, when present) the
+ * same way.  BPFRR_UPDATE_GOLDEN=1 rewrites the expected files instead
+ * (review the diff before committing it).  Host only, no bpf().
+ */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpfrr.h"
+#include "../../recorder/dump.h"
+#include "../data/synth_trace.h"
+#include "trace.h"
+
+static char data_dir[4096];
+
+/* tests/data next to this source file (the Makefile compiles it by absolute path). */
+static void find_data_dir(void)
+{
+	char here[4096];
+
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	snprintf(data_dir, sizeof(data_dir), "%s/../data", dirname(here));
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*len + 4096 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			ck_assert_ptr_nonnull(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		if (!n)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	buf[*len] = '\0';
+	return buf;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_msg(f, "cannot write %s", path);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* The synthetic trace's bytes. */
+static uint8_t *synth_bytes(bool with_end, size_t *len)
+{
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_kprobe_trace(dup(fd), with_end), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
+/* First line where two texts differ, for a readable failure. */
+static void first_difference(const char *a, const char *b, char *msg, size_t size)
+{
+	int line = 1;
+	const char *la = a, *lb = b;
+
+	while (*a && *a == *b) {
+		if (*a == '\n') {
+			line++;
+			la = a + 1;
+			lb = b + 1;
+		}
+		a++;
+		b++;
+	}
+	snprintf(msg, size, "line %d:\n  got:  %.*s\n  want: %.*s", line, (int)strcspn(la, "\n"), la,
+		 (int)strcspn(lb, "\n"), lb);
+}
+
+static void compare_golden(const char *name, const char *suffix, const char *got, size_t got_len)
+{
+	char path[4200], msg[1200];
+	size_t want_len;
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/dump/%s.%s", data_dir, name, suffix);
+	if (getenv("BPFRR_UPDATE_GOLDEN")) {
+		write_file(path, got, got_len);
+		return;
+	}
+	want = read_file(path, &want_len);
+	ck_assert_msg(want, "missing golden file %s", path);
+	if (want_len != got_len || memcmp(want, got, got_len)) {
+		first_difference(got, want, msg, sizeof(msg));
+		ck_abort_msg("%s differs from the dump output at %s", path, msg);
+	}
+	free(want);
+}
+
+/* Dump bytes with opts; compare stdout, stderr and the exit status. */
+static void golden(const char *name, const uint8_t *trace, size_t len, const char *trace_name,
+		   const struct bpfrr_dump_opts *opts, int want_status)
+{
+	char *out_text = NULL, *err_text = NULL;
+	size_t out_len = 0, err_len = 0;
+	struct bpfrr_trace_reader *r;
+	FILE *out, *err;
+	char *open_err = NULL;
+	int status;
+
+	r = bpfrr_trace_open_mem(trace, len, trace_name, 0, &open_err);
+	ck_assert_msg(r, "%s", open_err);
+	out = open_memstream(&out_text, &out_len);
+	err = open_memstream(&err_text, &err_len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	status = bpfrr_dump_trace(r, opts, out, err);
+	fclose(out);
+	fclose(err);
+	bpfrr_trace_reader_close(r);
+	ck_assert_msg(status == want_status, "%s: exit status %d, want %d (stderr: %s)", name, status,
+		      want_status, err_text);
+	compare_golden(name, "out", out_text, out_len);
+	compare_golden(name, "err", err_text, err_len);
+	free(out_text);
+	free(err_text);
+}
+
+START_TEST(text_output)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	size_t len;
+	uint8_t *t = synth_bytes(true, &len);
+
+	golden("kprobe.text", t, len, "kprobe.trace", &o, 0);
+	o.verbose = true;
+	golden("kprobe.verbose", t, len, "kprobe.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+START_TEST(json_output)
+{
+	struct bpfrr_dump_opts o = { .json = true };
+	size_t len;
+	uint8_t *t = synth_bytes(true, &len);
+
+	golden("kprobe.json", t, len, "kprobe.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+START_TEST(summary_output)
+{
+	struct bpfrr_dump_opts o = { .summary = true };
+	size_t len;
+	uint8_t *t = synth_bytes(true, &len);
+
+	golden("kprobe.summary", t, len, "kprobe.trace", &o, 0);
+	o.json = true;
+	golden("kprobe.summary-json", t, len, "kprobe.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+START_TEST(filters)
+{
+	struct bpfrr_dump_opts o = { .no_insns = true, .nr_cmds = 1, .cmds = { 5 } };
+	size_t len;
+	uint8_t *t = synth_bytes(true, &len);
+
+	golden("kprobe.prog-load-no-insns", t, len, "kprobe.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.has_tid = true;
+	o.tid = 102;
+	o.json = true;
+	golden("kprobe.tid-102-json", t, len, "kprobe.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.nr_syscalls = 1;
+	o.syscalls[0] = "perf_event_open";
+	golden("kprobe.perf-event-open", t, len, "kprobe.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+START_TEST(truncated_and_corrupt)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	size_t len;
+	uint8_t *t = synth_bytes(false, &len);
+
+	/* every record, then the warning, exit 3 */
+	golden("kprobe.truncated", t, len, "kprobe.trace", &o, BPFRR_EXIT_TRUNCATED);
+	/* cut in the middle of the failed load's record */
+	golden("kprobe.cut", t, 2000, "kprobe.trace", &o, BPFRR_EXIT_TRUNCATED);
+	free(t);
+
+	t = synth_bytes(true, &len);
+	t[2600] ^= 0x40;
+	golden("kprobe.corrupt", t, len, "kprobe.trace", &o, BPFRR_EXIT_USAGE);
+	free(t);
+}
+END_TEST
+
+/*
+ * Traces recorded in the guest and committed (tests/data/traces/NAME.trace):
+ * each must dump (text and JSON) exactly as tests/data/dump/NAME.{text,json}.
+ */
+START_TEST(recorded_traces)
+{
+	char dir[4200];
+	struct dirent *de;
+	int n = 0;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/traces", data_dir);
+	dp = opendir(dir);
+	if (!dp)
+		return;	/* none committed yet */
+	while ((de = readdir(dp))) {
+		size_t nlen = strlen(de->d_name), len;
+		struct bpfrr_dump_opts o = { 0 };
+		char path[8400], name[300];
+		uint8_t *t;
+
+		if (nlen < 7 || strcmp(de->d_name + nlen - 6, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		t = (uint8_t *)read_file(path, &len);
+		ck_assert_ptr_nonnull(t);
+		snprintf(name, sizeof(name), "%.*s.text", (int)(nlen - 6), de->d_name);
+		golden(name, t, len, de->d_name, &o, 0);
+		o.json = true;
+		snprintf(name, sizeof(name), "%.*s.json", (int)(nlen - 6), de->d_name);
+		golden(name, t, len, de->d_name, &o, 0);
+		free(t);
+		n++;
+	}
+	closedir(dp);
+	fprintf(stderr, "# %d recorded traces dumped\n", n);
+}
+END_TEST
+
+/* Every JSON line the dumper writes parses as one JSON object (own tiny checker). */
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *json_value(const char *p, int depth);
+
+static const char *json_string(const char *p)
+{
+	if (*p++ != '"')
+		return NULL;
+	while (*p && *p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_value(const char *p, int depth)
+{
+	p = skip_ws(p);
+	if (depth > 64)
+		return NULL;
+	if (*p == '{' || *p == '[') {
+		char close = *p == '{' ? '}' : ']';
+		bool obj = *p == '{';
+
+		p = skip_ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (obj) {
+				p = json_string(skip_ws(p));
+				if (!p)
+					return NULL;
+				p = skip_ws(p);
+				if (*p++ != ':')
+					return NULL;
+			}
+			p = json_value(p, depth + 1);
+			if (!p)
+				return NULL;
+			p = skip_ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+		}
+	}
+	if (*p == '"')
+		return json_string(p);
+	if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4))
+		return p + 4;
+	if (!strncmp(p, "false", 5))
+		return p + 5;
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+START_TEST(json_is_valid_and_escaped)
+{
+	static const char nasty[] = "q\"b\\s\n\t\x01\x7f \xc3\xa9 \xff\xfe \xed\xa0\x80 \xf4\x90\x80\x80 end";
+	struct bpfrr_dump_opts o = { .json = true };
+	char *text = NULL, *line, *save = NULL;
+	struct bpfrr_trace_reader *r;
+	size_t len, text_len = 0;
+	uint8_t *t;
+	FILE *out;
+	int lines = 0;
+
+	/* the escaper on its own */
+	out = open_memstream(&text, &text_len);
+	json_escape(out, nasty, sizeof(nasty) - 1);
+	fclose(out);
+	ck_assert_str_eq(text, "q\\\"b\\\\s\\n\\t\\u0001\\u007f \xc3\xa9 \\u00ff\\u00fe \\u00ed\\u00a0\\u0080 "
+			       "\\u00f4\\u0090\\u0080\\u0080 end");
+	free(text);
+	text = NULL;
+
+	t = synth_bytes(true, &len);
+	r = bpfrr_trace_open_mem(t, len, "kprobe.trace", 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	out = open_memstream(&text, &text_len);
+	ck_assert_int_eq(bpfrr_dump_trace(r, &o, out, stderr), 0);
+	fclose(out);
+	bpfrr_trace_reader_close(r);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *end = json_value(line, 0);
+
+		ck_assert_msg(end && *skip_ws(end) == '\0', "line %d is not one JSON value: %s", lines + 1, line);
+		ck_assert_msg(line[0] == '{', "line %d is not an object", lines + 1);
+		lines++;
+	}
+	/* 10 bpf() calls and 1 perf_event_open; no line for records that are not calls */
+	ck_assert_int_eq(lines, 11);
+	free(text);
+	free(t);
+}
+END_TEST
+
+static Suite *dump_suite(void)
+{
+	Suite *s = suite_create("dump");
+	TCase *tc = tcase_create("dump");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, text_output);
+	tcase_add_test(tc, json_output);
+	tcase_add_test(tc, summary_output);
+	tcase_add_test(tc, filters);
+	tcase_add_test(tc, truncated_and_corrupt);
+	tcase_add_test(tc, json_is_valid_and_escaped);
+	tcase_add_test(tc, recorded_traces);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(dump_suite());
+	int failed;
+
+	find_data_dir();
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
