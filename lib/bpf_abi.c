@@ -445,18 +445,21 @@ int bpfrr_abi_insn_refs(const void *insns, size_t insn_cnt, bpfrr_insn_ref_cb cb
 
 /*
  * Scan the tracee's insns in chunks through read_mem (a program may be
- * 1M insns). Returns 0, a cb result, or -errno from read_mem.
+ * 1M insns). Unreadable memory ends the scan with *complete false (the
+ * kernel would fail such a call with EFAULT). Returns 0, a cb result, or
+ * -ENOMEM.
  */
 static int scan_tracee_insns(const struct bpfrr_abi_env *env, uint64_t addr, uint64_t cnt,
-			     bpfrr_insn_ref_cb cb, void *arg, uint32_t *fd_array_cnt)
+			     bpfrr_insn_ref_cb cb, void *arg, uint32_t *fd_array_cnt, bool *complete)
 {
 	struct insn *chunk;
 	bool skip = false;
 	int err = 0;
 
 	*fd_array_cnt = 0;
+	*complete = false;
 	if (!env || !env->read_mem)
-		return -EINVAL;
+		return 0;
 	if (cnt > BPFRR_ABI_BUF_MAX / INSN_SIZE)
 		cnt = BPFRR_ABI_BUF_MAX / INSN_SIZE;
 	chunk = malloc((INSN_CHUNK + 1) * sizeof(*chunk));
@@ -466,13 +469,15 @@ static int scan_tracee_insns(const struct bpfrr_abi_env *env, uint64_t addr, uin
 		uint64_t n = cnt - base < INSN_CHUNK ? cnt - base : INSN_CHUNK;
 		bool have_next = base + n < cnt;
 
-		err = env->read_mem(env->ctx, addr + base * INSN_SIZE, chunk,
-				    (n + (have_next ? 1 : 0)) * INSN_SIZE);
-		if (err)
-			break;
+		if (env->read_mem(env->ctx, addr + base * INSN_SIZE, chunk,
+				  (n + (have_next ? 1 : 0)) * INSN_SIZE)) {
+			free(chunk);
+			return 0;
+		}
 		err = scan_insns(chunk, n, have_next, base, &skip, cb, arg, fd_array_cnt);
 	}
 	free(chunk);
+	*complete = !err;
 	return err;
 }
 
@@ -661,8 +666,10 @@ static uint64_t buf_len(const struct walk *w, const struct view *v, const struct
 		uint32_t cnt = 0;
 		uint64_t insns = sibling(v->desc, "insns", v->variant, v->cur, v->cur_size, NULL);
 		uint64_t insn_cnt = sibling(v->desc, "insn_cnt", v->variant, v->cur, v->cur_size, NULL);
+		bool complete;
 
-		if (insns && scan_tracee_insns(w->env, insns, insn_cnt, NULL, NULL, &cnt)) {
+		if (insns && (scan_tracee_insns(w->env, insns, insn_cnt, NULL, NULL, &cnt, &complete) ||
+			      !complete)) {
 			*flags |= BPFRR_ABI_BUF_LEN_UNKNOWN;
 			*want_out = 0;
 			return 0;
@@ -955,11 +962,13 @@ static int prog_load_fds(const struct view *v, const struct bpfrr_abi_env *env,
 	};
 	uint32_t fd_array_cnt;
 	char path[PATH_MAX_LEN];
+	bool complete;
 	int err;
 
 	if (!insns || !insn_cnt || !env || !env->read_mem)
 		return 0;
-	err = scan_tracee_insns(env, insns, insn_cnt, insn_fd_cb, &iw, &fd_array_cnt);
+	/* unreadable insns: still the fd_array slots found before them */
+	err = scan_tracee_insns(env, insns, insn_cnt, insn_fd_cb, &iw, &fd_array_cnt, &complete);
 	for (size_t i = 0; !err && fd_array && i < iw.nr_slots; i++) {
 		struct bpfrr_abi_fd_ref r;
 		int32_t fd;

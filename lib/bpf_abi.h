@@ -396,8 +396,9 @@ typedef int (*bpfrr_abi_fd_cb)(void *arg, const struct bpfrr_abi_fd_ref *ref);
  * _IDX_VALUE, kfunc calls with off = fd_array index), fds in map values
  * of prog-array / map-in-map / perf-event-array / cgroup-array / sockmap
  * / devmap / cpumap updates (single and batch), fds in iter_info.
- * Memory is read through env->read_mem (ENTRY). Returns 0, the first
- * non-zero cb result, or -errno.
+ * Memory is read through env->read_mem (ENTRY); unreadable memory is
+ * skipped (the kernel would fail the call with EFAULT). Returns 0, the
+ * first non-zero cb result, or -errno (-EINVAL, -ENOMEM).
  */
 int bpfrr_abi_walk_fds(int cmd, const void *attr, size_t attr_size, const struct bpfrr_abi_env *env,
 		       bpfrr_abi_fd_cb cb, void *arg);

@@ -1881,6 +1881,123 @@ START_TEST(test_insns_chunks)
 }
 END_TEST
 
+/* Garbage attrs: walkers never crash, never yield more than the caps. */
+static int check_buf_capped(void *arg, const struct bpfrr_abi_buf *b)
+{
+	(*(int *)arg)++;
+	ck_assert_uint_le(b->len, BPFRR_ABI_BUF_MAX);
+	ck_assert(b->len <= b->want_len || (b->flags & BPFRR_ABI_BUF_NO_NUL));
+	ck_assert(b->len == b->want_len || (b->flags & BPFRR_ABI_BUF_TRUNCATED));
+	return 0;
+}
+
+static int count_fd(void *arg, const struct bpfrr_abi_fd_ref *r)
+{
+	(void)r;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static int count_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t v, const char *sym)
+{
+	(void)f;
+	(void)v;
+	(void)sym;
+	ck_assert(!strncmp(path, "attr.", 5));
+	(*(int *)arg)++;
+	return 0;
+}
+
+START_TEST(test_random_attrs)
+{
+	unsigned char mem[4096];
+	struct fake fk = { 0 };
+	struct bpfrr_abi_env env = fake_env(&fk);
+	unsigned int seed = 12345;
+	int bufs = 0, fds = 0, fields = 0;
+
+	for (size_t i = 0; i < sizeof(mem); i++)
+		mem[i] = (unsigned char)rand_r(&seed);
+	fake_mem(&fk, mem, sizeof(mem));
+	fake_fd(&fk, 1, BPFRR_OBJ_MAP, BPF_MAP_TYPE_PERCPU_HASH, 4000, 4000);
+	fake_fd(&fk, 2, BPFRR_OBJ_PROG, BPF_PROG_TYPE_SYSCALL, 0, 0);
+	fake_fd(&fk, 3, BPFRR_OBJ_LINK, BPF_LINK_TYPE_PERF_EVENT, 0, 0);
+	fake_fd(&fk, 4, BPFRR_OBJ_MAP, BPF_MAP_TYPE_PROG_ARRAY, 4, 4);
+	for (int round = 0; round < 300; round++) {
+		for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
+			uint32_t attr[BPFRR_ABI_ATTR_SIZE / 4];
+
+			for (size_t k = 0; k < ARRAY_SIZE(attr); k++) {
+				uint32_t r = (uint32_t)rand_r(&seed);
+
+				/* mostly small numbers, some pointers into mem, some garbage */
+				switch (r % 4) {
+				case 0:
+					attr[k] = r % 5;
+					break;
+				case 1:
+					attr[k] = (uint32_t)(uintptr_t)(mem + r % sizeof(mem));
+					if (k + 1 < ARRAY_SIZE(attr))
+						attr[++k] = (uint32_t)((uint64_t)(uintptr_t)mem >> 32);
+					break;
+				case 2:
+					attr[k] = r % 64;
+					break;
+				default:
+					attr[k] = r;
+				}
+			}
+			env.read_entry_mem = round & 1 ? fake_read_entry : NULL;
+			env.entry_attr = round & 2 ? attr : NULL;
+			env.entry_attr_size = sizeof(attr);
+			ck_assert_int_eq(bpfrr_abi_walk(cmd, attr, sizeof(attr), BPFRR_PHASE_ENTRY, &env,
+							check_buf_capped, &bufs), 0);
+			ck_assert_int_eq(bpfrr_abi_walk(cmd, attr, sizeof(attr), BPFRR_PHASE_EXIT, &env,
+							check_buf_capped, &bufs), 0);
+			ck_assert_int_eq(bpfrr_abi_walk_fds(cmd, attr, sizeof(attr), &env, count_fd, &fds), 0);
+			ck_assert_int_eq(bpfrr_abi_walk_fields_env(cmd, attr, sizeof(attr), &env, count_field,
+								   &fields), 0);
+			/* and with nothing known at all */
+			ck_assert_int_eq(bpfrr_abi_walk(cmd, attr, sizeof(attr), BPFRR_PHASE_EXIT, NULL,
+							check_buf_capped, &bufs), 0);
+			ck_assert_int_eq(bpfrr_abi_walk_fds(cmd, attr, sizeof(attr), NULL, count_fd, &fds), 0);
+		}
+	}
+	printf("# random attrs: %d buffers, %d fds, %d fields walked\n", bufs, fds, fields);
+	ck_assert_int_gt(bufs, 1000);
+	ck_assert_int_gt(fds, 1000);
+}
+END_TEST
+
+/* A callback's non-zero result stops the walk and is returned. */
+static int stop_at_first(void *arg, const struct bpfrr_abi_buf *b)
+{
+	(void)b;
+	(*(int *)arg)++;
+	return 42;
+}
+
+START_TEST(test_cb_stops)
+{
+	struct bpf_insn insns[2] = { ins(0xb7, 0, 0, 0, 0), ins(0x95, 0, 0, 0, 0) };
+	static const char license[] = "GPL";
+	union bpf_attr attr;
+	struct fake fk = { 0 };
+	struct bpfrr_abi_env env = fake_env(&fk);
+	int calls = 0;
+
+	fake_mem(&fk, insns, sizeof(insns));
+	fake_mem(&fk, license, sizeof(license));
+	memset(&attr, 0, sizeof(attr));
+	attr.insn_cnt = 2;
+	attr.insns = PTR_U64(insns);
+	attr.license = PTR_U64(license);
+	ck_assert_int_eq(bpfrr_abi_walk(BPF_PROG_LOAD, &attr, sizeof(attr), BPFRR_PHASE_ENTRY, &env,
+					stop_at_first, &calls), 42);
+	ck_assert_int_eq(calls, 1);
+}
+END_TEST
+
 static Suite *abi_suite(void)
 {
 	Suite *s = suite_create("bpf_abi");
@@ -1898,6 +2015,7 @@ static Suite *abi_suite(void)
 	suite_add_tcase(s, tc);
 
 	tcase_set_timeout(hdr, 120);
+	tcase_set_timeout(walk, 60);
 	tcase_add_test(hdr, test_layout_installed);
 	tcase_add_test(hdr, test_names_installed);
 	t612.fn = test_6_12_fn;
@@ -1919,6 +2037,8 @@ static Suite *abi_suite(void)
 	tcase_add_test(walk, test_info_struct_fields);
 	tcase_add_test(walk, test_misc_fds);
 	tcase_add_test(walk, test_insns_chunks);
+	tcase_add_test(walk, test_random_attrs);
+	tcase_add_test(walk, test_cb_stops);
 	suite_add_tcase(s, walk);
 	return s;
 }
