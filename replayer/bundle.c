@@ -1,0 +1,778 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bundle.c - the bundle file (see bundle.h and docs/bundle-format.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpfrr.h"
+#include "bundle.h"
+#include "trace.h"
+
+#define PREFIX_SIZE	16
+#define FRAME_SIZE	12
+#define MAX_FILE	(1ull << 32)
+
+/* --- writing ------------------------------------------------------------- */
+
+struct out {
+	uint8_t *p;
+	size_t len, cap;
+	int err;
+};
+
+static void out_reserve(struct out *o, size_t more)
+{
+	size_t ncap;
+	uint8_t *p;
+
+	if (o->err || o->len + more <= o->cap)
+		return;
+	ncap = o->cap ? o->cap : 4096;
+	while (ncap < o->len + more)
+		ncap *= 2;
+	p = realloc(o->p, ncap);
+	if (!p) {
+		o->err = -ENOMEM;
+		return;
+	}
+	o->p = p;
+	o->cap = ncap;
+}
+
+static void put(struct out *o, const void *data, size_t len)
+{
+	out_reserve(o, len);
+	if (o->err)
+		return;
+	if (data)
+		memcpy(o->p + o->len, data, len);
+	else
+		memset(o->p + o->len, 0, len);
+	o->len += len;
+}
+
+static void put_u8(struct out *o, uint8_t v) { put(o, &v, 1); }
+
+static void put_u16(struct out *o, uint16_t v)
+{
+	uint8_t b[2] = { v, v >> 8 };
+
+	put(o, b, 2);
+}
+
+static void put_u32(struct out *o, uint32_t v)
+{
+	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
+
+	put(o, b, 4);
+}
+
+static void put_u64(struct out *o, uint64_t v)
+{
+	put_u32(o, (uint32_t)v);
+	put_u32(o, (uint32_t)(v >> 32));
+}
+
+/* str: u32 n (with the NUL), bytes; n = 0 stands for "absent" */
+static void put_str(struct out *o, const char *s)
+{
+	if (!s) {
+		put_u32(o, 0);
+		return;
+	}
+	put_u32(o, strlen(s) + 1);
+	put(o, s, strlen(s) + 1);
+}
+
+/* Frames the payload built from offset 'start' (where FRAME_SIZE bytes were reserved). */
+static void frame(struct out *o, size_t start, uint32_t type)
+{
+	uint32_t len, crc;
+	uint8_t *f;
+
+	if (o->err)
+		return;
+	len = o->len - start - FRAME_SIZE;
+	if (o->len - start - FRAME_SIZE > BPFRR_BUNDLE_MAX_PAYLOAD) {
+		o->err = -E2BIG;
+		return;
+	}
+	f = o->p + start;
+	f[0] = type; f[1] = type >> 8; f[2] = type >> 16; f[3] = type >> 24;
+	f[4] = len; f[5] = len >> 8; f[6] = len >> 16; f[7] = len >> 24;
+	crc = 0;
+	if (type == BPFRR_BUNDLE_HEADER)
+		crc = bpfrr_crc32c(crc, o->p, PREFIX_SIZE);
+	crc = bpfrr_crc32c(crc, f, 8);
+	crc = bpfrr_crc32c(crc, f + FRAME_SIZE, len);
+	f[8] = crc; f[9] = crc >> 8; f[10] = crc >> 16; f[11] = crc >> 24;
+	put(o, NULL, (8 - o->len % 8) % 8);
+}
+
+static size_t begin(struct out *o)
+{
+	size_t start = o->len;
+
+	put(o, NULL, FRAME_SIZE);
+	return start;
+}
+
+static void put_ident(struct out *o, const struct bpfrr_ir_ident *id)
+{
+	put_u32(o, id->have);
+	put_u32(o, id->type);
+	put_u32(o, id->key_size);
+	put_u32(o, id->value_size);
+	put_u32(o, id->max_entries);
+	put_u32(o, id->map_flags);
+	put_u32(o, id->btf_size);
+	put_u32(o, id->attach_type);
+	put_u32(o, id->target_btf_id);
+	put_u32(o, id->link_prog_slot);
+	put(o, id->tag, 8);
+	put(o, id->name, 16);
+}
+
+static void put_call(struct out *o, uint32_t index, const struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	put_u32(o, index);
+	put_u32(o, c->op);
+	put_u64(o, c->seq);
+	put_u32(o, c->cmd);
+	put_u32(o, c->flags);
+	put_u32(o, (uint32_t)c->result_slot);
+	put_u64(o, (uint64_t)c->recorded_ret);
+	for (i = 0; i < 4; i++)
+		put_u64(o, (uint64_t)c->args[i]);
+	put_u32(o, c->attr_size);
+	put_u32(o, c->nr_bufs);
+	put_u32(o, c->nr_fdrels);
+	put_u32(o, c->nr_resolves);
+	put(o, c->attr, c->attr_size);
+	for (i = 0; i < c->nr_bufs; i++) {
+		const struct bpfrr_ir_buf *b = &c->bufs[i];
+
+		put_u32(o, (uint32_t)b->parent);
+		put_u32(o, b->ptr_offset);
+		put_u32(o, b->len);
+		put_u8(o, b->dir);
+		put_u8(o, b->content);
+		put_u16(o, b->flags);
+		put_str(o, b->path);
+		put_u8(o, b->data != NULL);
+		if (b->data)
+			put(o, b->data, b->len);
+	}
+	for (i = 0; i < c->nr_fdrels; i++) {
+		put_u32(o, (uint32_t)c->fdrels[i].buf);
+		put_u32(o, c->fdrels[i].offset);
+		put_u32(o, c->fdrels[i].slot);
+		put_u32(o, c->fdrels[i].ref);
+	}
+	for (i = 0; i < c->nr_resolves; i++) {
+		put_u32(o, c->resolves[i].kind);
+		put_u32(o, c->resolves[i].offset);
+		put_u32(o, c->resolves[i].size);
+		put_str(o, c->resolves[i].name);
+	}
+}
+
+int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, char *err, size_t err_size)
+{
+	struct out o = { 0 };
+	size_t start;
+	uint32_t i;
+	int ret;
+
+	ret = bpfrr_ir_validate(ir, err, err_size);
+	if (ret)
+		return ret;
+	put(&o, BPFRR_BUNDLE_MAGIC, 8);
+	put_u16(&o, BPFRR_BUNDLE_VERSION_MAJOR);
+	put_u16(&o, BPFRR_BUNDLE_VERSION_MINOR);
+	put_u32(&o, 0);
+
+	start = begin(&o);
+	put_u32(&o, ir->arch);
+	put_u32(&o, 0);			/* flags */
+	put_u64(&o, ir->nr_recorded);
+	put_u32(&o, ir->nr_slots);
+	put_u32(&o, ir->nr_calls);
+	put_u32(&o, ir->nr_drops);
+	put_str(&o, ir->kernel_release);
+	put_str(&o, ir->source);
+	put_str(&o, "bpfrr " BPFRR_VERSION);
+	frame(&o, start, BPFRR_BUNDLE_HEADER);
+
+	for (i = 0; i < ir->nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &ir->slots[i];
+
+		start = begin(&o);
+		put_u32(&o, i);
+		put_u32(&o, s->kind);
+		put_u32(&o, s->source);
+		put_u32(&o, s->flags);
+		put_u32(&o, (uint32_t)s->producer);
+		put_u32(&o, s->open_flags);
+		put_ident(&o, &s->ident);
+		put_str(&o, s->name);
+		put_str(&o, s->path);
+		frame(&o, start, BPFRR_BUNDLE_SLOT);
+	}
+	for (i = 0; i < ir->nr_calls; i++) {
+		start = begin(&o);
+		put_call(&o, i, &ir->calls[i]);
+		frame(&o, start, BPFRR_BUNDLE_CALL);
+	}
+	for (i = 0; i < ir->nr_drops; i++) {
+		start = begin(&o);
+		put_u64(&o, ir->drops[i].seq);
+		put_str(&o, ir->drops[i].what);
+		put_str(&o, ir->drops[i].why);
+		frame(&o, start, BPFRR_BUNDLE_DROP);
+	}
+	start = begin(&o);
+	put_u32(&o, ir->nr_slots);
+	put_u32(&o, ir->nr_calls);
+	put_u32(&o, ir->nr_drops);
+	put_u32(&o, 0);
+	frame(&o, start, BPFRR_BUNDLE_END);
+
+	if (o.err) {
+		free(o.p);
+		if (err && err_size)
+			snprintf(err, err_size, "encoding the bundle: %s", strerror(-o.err));
+		return o.err;
+	}
+	*data = o.p;
+	*len = o.len;
+	return 0;
+}
+
+int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, size_t err_size)
+{
+	size_t len, done = 0;
+	char *tmp = NULL;
+	void *data;
+	int fd, ret;
+
+	ret = bpfrr_bundle_encode(ir, &data, &len, err, err_size);
+	if (ret)
+		return ret;
+	if (asprintf(&tmp, "%s.tmp", path) < 0) {
+		free(data);
+		return -ENOMEM;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, (uint8_t *)data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	if (ret && err && err_size)
+		snprintf(err, err_size, "%s: %s", path, strerror(-ret));
+	free(tmp);
+	free(data);
+	return ret;
+}
+
+/* --- reading ------------------------------------------------------------- */
+
+struct in {
+	const uint8_t *p;
+	size_t len, pos;	/* within the payload */
+	size_t base;		/* file offset of the payload */
+	const char *name;
+	char *err;
+	size_t err_size;
+	bool bad;
+};
+
+static void in_fail(struct in *in, size_t file_off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void in_fail(struct in *in, size_t file_off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (in->bad)
+		return;
+	in->bad = true;
+	if (!in->err || !in->err_size)
+		return;
+	n = snprintf(in->err, in->err_size, "%s: offset %zu: ", in->name, file_off);
+	if (n < 0 || (size_t)n >= in->err_size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(in->err + n, in->err_size - n, fmt, ap);
+	va_end(ap);
+}
+
+static const uint8_t *get(struct in *in, size_t len)
+{
+	const uint8_t *p;
+
+	if (in->bad)
+		return NULL;
+	if (len > in->len - in->pos) {
+		in_fail(in, in->base + in->pos, "record ends inside a field (%zu bytes wanted, %zu left)",
+			len, in->len - in->pos);
+		return NULL;
+	}
+	p = in->p + in->pos;
+	in->pos += len;
+	return p;
+}
+
+static uint8_t get_u8(struct in *in)
+{
+	const uint8_t *p = get(in, 1);
+
+	return p ? p[0] : 0;
+}
+
+static uint16_t get_u16(struct in *in)
+{
+	const uint8_t *p = get(in, 2);
+
+	return p ? p[0] | p[1] << 8 : 0;
+}
+
+static uint32_t get_u32(struct in *in)
+{
+	const uint8_t *p = get(in, 4);
+
+	return p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0;
+}
+
+static uint64_t get_u64(struct in *in)
+{
+	uint64_t lo = get_u32(in);
+
+	return lo | (uint64_t)get_u32(in) << 32;
+}
+
+/* A malloc'd copy of a str field; NULL for absent (n = 0) or on error (in->bad). */
+static char *get_str(struct in *in, size_t max)
+{
+	size_t at = in->base + in->pos;
+	uint32_t n = get_u32(in);
+	const uint8_t *p;
+	char *s;
+
+	if (in->bad || !n)
+		return NULL;
+	if (n > max) {
+		in_fail(in, at, "string of %u bytes (at most %zu)", n, max);
+		return NULL;
+	}
+	p = get(in, n);
+	if (!p)
+		return NULL;
+	if (p[n - 1] || memchr(p, 0, n - 1)) {
+		in_fail(in, at, "string not NUL-terminated or with an inner NUL");
+		return NULL;
+	}
+	s = strdup((const char *)p);
+	if (!s)
+		in_fail(in, at, "out of memory");
+	return s;
+}
+
+static void *get_copy(struct in *in, size_t len)
+{
+	size_t at = in->base + in->pos;
+	const uint8_t *p = get(in, len);
+	void *q;
+
+	if (!p)
+		return NULL;
+	q = malloc(len ? len : 1);
+	if (!q) {
+		in_fail(in, at, "out of memory (%zu bytes)", len);
+		return NULL;
+	}
+	memcpy(q, p, len);
+	return q;
+}
+
+static void get_ident(struct in *in, struct bpfrr_ir_ident *id)
+{
+	const uint8_t *p;
+
+	id->have = get_u32(in);
+	id->type = get_u32(in);
+	id->key_size = get_u32(in);
+	id->value_size = get_u32(in);
+	id->max_entries = get_u32(in);
+	id->map_flags = get_u32(in);
+	id->btf_size = get_u32(in);
+	id->attach_type = get_u32(in);
+	id->target_btf_id = get_u32(in);
+	id->link_prog_slot = get_u32(in);
+	p = get(in, 8);
+	if (p)
+		memcpy(id->tag, p, 8);
+	p = get(in, 16);
+	if (p) {
+		memcpy(id->name, p, 16);
+		id->name[15] = '\0';
+	}
+}
+
+/* Counts are checked against what the payload can hold before allocating. */
+static bool count_fits(struct in *in, uint32_t count, size_t min_each)
+{
+	if ((uint64_t)count * min_each > in->len - in->pos) {
+		in_fail(in, in->base + in->pos, "count %u does not fit the record", count);
+		return false;
+	}
+	return true;
+}
+
+static void get_call(struct in *in, struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	c->op = get_u32(in);
+	c->seq = get_u64(in);
+	c->cmd = get_u32(in);
+	c->flags = get_u32(in);
+	c->result_slot = (int32_t)get_u32(in);
+	c->recorded_ret = (int64_t)get_u64(in);
+	for (i = 0; i < 4; i++)
+		c->args[i] = (int64_t)get_u64(in);
+	c->attr_size = get_u32(in);
+	c->nr_bufs = get_u32(in);
+	c->nr_fdrels = get_u32(in);
+	c->nr_resolves = get_u32(in);
+	if (in->bad)
+		goto zero;
+	if (c->attr_size > BPFRR_IR_MAX_ATTR) {
+		in_fail(in, in->base + in->pos, "attr of %u bytes (at most %u)", c->attr_size,
+			BPFRR_IR_MAX_ATTR);
+		goto zero;
+	}
+	if (!count_fits(in, c->nr_bufs, 21) || !count_fits(in, c->nr_fdrels, 16) ||
+	    !count_fits(in, c->nr_resolves, 16))
+		goto zero;
+	if (c->attr_size) {
+		c->attr = get_copy(in, c->attr_size);
+		if (!c->attr)
+			goto zero;
+	}
+	c->bufs = calloc(c->nr_bufs + 1, sizeof(*c->bufs));
+	c->fdrels = calloc(c->nr_fdrels + 1, sizeof(*c->fdrels));
+	c->resolves = calloc(c->nr_resolves + 1, sizeof(*c->resolves));
+	if (!c->bufs || !c->fdrels || !c->resolves) {
+		in_fail(in, in->base, "out of memory");
+		goto zero;
+	}
+	for (i = 0; i < c->nr_bufs && !in->bad; i++) {
+		struct bpfrr_ir_buf *b = &c->bufs[i];
+
+		b->parent = (int32_t)get_u32(in);
+		b->ptr_offset = get_u32(in);
+		b->len = get_u32(in);
+		b->dir = get_u8(in);
+		b->content = get_u8(in);
+		b->flags = get_u16(in);
+		b->path = get_str(in, BPFRR_IR_MAX_NAME);
+		if (!in->bad && !b->path)
+			in_fail(in, in->base + in->pos, "buffer %u without a path", i);
+		if (get_u8(in) && !in->bad) {
+			if (b->len > BPFRR_IR_MAX_BUF) {
+				in_fail(in, in->base + in->pos, "buffer of %u bytes", b->len);
+				break;
+			}
+			b->data = get_copy(in, b->len);
+		}
+	}
+	for (i = 0; i < c->nr_fdrels && !in->bad; i++) {
+		c->fdrels[i].buf = (int32_t)get_u32(in);
+		c->fdrels[i].offset = get_u32(in);
+		c->fdrels[i].slot = get_u32(in);
+		c->fdrels[i].ref = get_u32(in);
+	}
+	for (i = 0; i < c->nr_resolves && !in->bad; i++) {
+		c->resolves[i].kind = get_u32(in);
+		c->resolves[i].offset = get_u32(in);
+		c->resolves[i].size = get_u32(in);
+		c->resolves[i].name = get_str(in, BPFRR_IR_MAX_NAME);
+		if (!in->bad && !c->resolves[i].name)
+			in_fail(in, in->base + in->pos, "resolution %u without a name", i);
+	}
+	return;
+zero:
+	/* nothing was allocated for these: bpfrr_ir_free must not walk them */
+	c->nr_bufs = c->nr_fdrels = c->nr_resolves = 0;
+}
+
+static bool frame_at(struct in *file, size_t off, uint32_t *type, struct in *payload)
+{
+	const uint8_t *f = file->p + off;
+	uint32_t len, crc, want;
+	size_t end, k;
+
+	if (file->len - off < FRAME_SIZE) {
+		in_fail(file, off, "truncated record frame");
+		return false;
+	}
+	*type = f[0] | f[1] << 8 | f[2] << 16 | (uint32_t)f[3] << 24;
+	len = f[4] | f[5] << 8 | f[6] << 16 | (uint32_t)f[7] << 24;
+	want = f[8] | f[9] << 8 | f[10] << 16 | (uint32_t)f[11] << 24;
+	if (len > BPFRR_BUNDLE_MAX_PAYLOAD || len > file->len - off - FRAME_SIZE) {
+		in_fail(file, off, "record length %u beyond the file or the limit", len);
+		return false;
+	}
+	crc = 0;
+	if (off == PREFIX_SIZE)
+		crc = bpfrr_crc32c(crc, file->p, PREFIX_SIZE);
+	crc = bpfrr_crc32c(crc, f, 8);
+	crc = bpfrr_crc32c(crc, f + FRAME_SIZE, len);
+	if (crc != want) {
+		in_fail(file, off, "CRC mismatch (0x%08x, expected 0x%08x)", crc, want);
+		return false;
+	}
+	end = off + FRAME_SIZE + len;
+	for (k = end; k < file->len && k % 8; k++) {
+		if (file->p[k]) {
+			in_fail(file, k, "non-zero padding");
+			return false;
+		}
+	}
+	*payload = *file;
+	payload->p = f + FRAME_SIZE;
+	payload->len = len;
+	payload->pos = 0;
+	payload->base = off + FRAME_SIZE;
+	return true;
+}
+
+bool bpfrr_bundle_sniff(const void *data, size_t len)
+{
+	return len >= 8 && !memcmp(data, BPFRR_BUNDLE_MAGIC, 8);
+}
+
+struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *name, char *err,
+				     size_t err_size)
+{
+	struct in file = { .p = data, .len = len, .name = name, .err = err, .err_size = err_size };
+	uint32_t want_slots = 0, want_calls = 0, want_drops = 0, major;
+	struct bpfrr_ir *ir = bpfrr_ir_new();
+	bool have_header = false, have_end = false;
+	size_t off = PREFIX_SIZE;
+
+	if (err && err_size)
+		err[0] = '\0';
+	if (!ir) {
+		in_fail(&file, 0, "out of memory");
+		return NULL;
+	}
+	if (len < PREFIX_SIZE || !bpfrr_bundle_sniff(data, len)) {
+		in_fail(&file, 0, "not a bpfrr bundle (magic \"%s\" expected)", BPFRR_BUNDLE_MAGIC);
+		goto fail;
+	}
+	major = file.p[8] | file.p[9] << 8;
+	if (major != BPFRR_BUNDLE_VERSION_MAJOR) {
+		in_fail(&file, 8, "bundle format version %u, this bpfrr reads %u", major,
+			BPFRR_BUNDLE_VERSION_MAJOR);
+		goto fail;
+	}
+	while (off < len && !have_end) {
+		struct in rec;
+		uint32_t type, index;
+		size_t rec_off = off;
+
+		if (!frame_at(&file, off, &type, &rec))
+			goto fail;
+		off += FRAME_SIZE + rec.len;
+		off += (8 - off % 8) % 8;
+		if (!have_header && type != BPFRR_BUNDLE_HEADER) {
+			in_fail(&file, rec_off, "first record is type %u, not HEADER", type);
+			goto fail;
+		}
+		switch (type) {
+		case BPFRR_BUNDLE_HEADER:
+			if (have_header) {
+				in_fail(&file, rec_off, "second HEADER");
+				goto fail;
+			}
+			have_header = true;
+			ir->arch = get_u32(&rec);
+			get_u32(&rec);		/* flags */
+			ir->nr_recorded = get_u64(&rec);
+			want_slots = get_u32(&rec);
+			want_calls = get_u32(&rec);
+			want_drops = get_u32(&rec);
+			ir->kernel_release = get_str(&rec, 4096);
+			ir->source = get_str(&rec, 4096);
+			free(get_str(&rec, 4096));	/* producer */
+			if (!rec.bad && (want_slots > BPFRR_IR_MAX_SLOTS || want_calls > BPFRR_IR_MAX_CALLS ||
+					 want_drops > BPFRR_IR_MAX_CALLS))
+				in_fail(&rec, rec_off, "%u slots, %u calls, %u drops: beyond the limits",
+					want_slots, want_calls, want_drops);
+			if (!rec.bad) {
+				ir->slots = calloc(want_slots + 1, sizeof(*ir->slots));
+				ir->calls = calloc(want_calls + 1, sizeof(*ir->calls));
+				ir->drops = calloc(want_drops + 1, sizeof(*ir->drops));
+				ir->cap_slots = want_slots + 1;
+				ir->cap_calls = want_calls + 1;
+				ir->cap_drops = want_drops + 1;
+				if (!ir->slots || !ir->calls || !ir->drops)
+					in_fail(&rec, rec_off, "out of memory");
+			}
+			break;
+		case BPFRR_BUNDLE_SLOT: {
+			struct bpfrr_ir_slot *s;
+
+			index = get_u32(&rec);
+			if (!rec.bad && (index != ir->nr_slots || index >= want_slots)) {
+				in_fail(&rec, rec_off, "SLOT %u out of order or beyond the %u announced", index,
+					want_slots);
+				break;
+			}
+			if (rec.bad)
+				break;
+			s = &ir->slots[ir->nr_slots++];
+			s->kind = get_u32(&rec);
+			s->source = get_u32(&rec);
+			s->flags = get_u32(&rec);
+			s->producer = (int32_t)get_u32(&rec);
+			s->open_flags = get_u32(&rec);
+			get_ident(&rec, &s->ident);
+			s->name = get_str(&rec, BPFRR_IR_MAX_NAME);
+			s->path = get_str(&rec, 4096);
+			break;
+		}
+		case BPFRR_BUNDLE_CALL:
+			index = get_u32(&rec);
+			if (!rec.bad && (index != ir->nr_calls || index >= want_calls)) {
+				in_fail(&rec, rec_off, "CALL %u out of order or beyond the %u announced", index,
+					want_calls);
+				break;
+			}
+			if (rec.bad)
+				break;
+			get_call(&rec, &ir->calls[ir->nr_calls++]);
+			break;
+		case BPFRR_BUNDLE_DROP: {
+			struct bpfrr_ir_drop *d;
+
+			if (ir->nr_drops >= want_drops) {
+				in_fail(&rec, rec_off, "DROP beyond the %u announced", want_drops);
+				break;
+			}
+			d = &ir->drops[ir->nr_drops++];
+			d->seq = get_u64(&rec);
+			d->what = get_str(&rec, BPFRR_IR_MAX_NAME);
+			d->why = get_str(&rec, BPFRR_IR_MAX_NAME);
+			if (!rec.bad && (!d->what || !d->why))
+				in_fail(&rec, rec_off, "DROP without text");
+			break;
+		}
+		case BPFRR_BUNDLE_END:
+			have_end = true;
+			if (get_u32(&rec) != ir->nr_slots || get_u32(&rec) != ir->nr_calls ||
+			    get_u32(&rec) != ir->nr_drops || ir->nr_slots != want_slots ||
+			    ir->nr_calls != want_calls || ir->nr_drops != want_drops)
+				in_fail(&rec, rec_off, "END counts do not match the records (%u slots, %u calls, "
+					"%u drops)", ir->nr_slots, ir->nr_calls, ir->nr_drops);
+			break;
+		default:
+			/* records of a newer minor version: skipped */
+			break;
+		}
+		if (rec.bad) {
+			file.bad = true;
+			goto fail;
+		}
+	}
+	if (!have_end) {
+		in_fail(&file, off, "bundle ends without an END record (truncated)");
+		goto fail;
+	}
+	if (off < len) {
+		in_fail(&file, off, "%zu bytes after the END record", len - off);
+		goto fail;
+	}
+	if (bpfrr_ir_validate(ir, err, err_size)) {
+		if (err && err_size) {
+			char *why = strdup(err);
+
+			snprintf(err, err_size, "%s: invalid IR: %s", name, why ? why : "?");
+			free(why);
+		}
+		goto fail;
+	}
+	return ir;
+fail:
+	bpfrr_ir_free(ir);
+	return NULL;
+}
+
+struct bpfrr_ir *bpfrr_bundle_read(const char *path, char *err, size_t err_size)
+{
+	struct bpfrr_ir *ir = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE) {
+		snprintf(err, err_size, "%s: not a regular file of at most 4 GiB", path);
+		goto out;
+	}
+	data = malloc(st.st_size ? st.st_size : 1);
+	if (!data) {
+		snprintf(err, err_size, "%s: out of memory", path);
+		goto out;
+	}
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + len, st.st_size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, err_size, "%s: %s", path, n ? strerror(errno) : "file shrank while read");
+			goto out;
+		}
+		len += n;
+	}
+	ir = bpfrr_bundle_decode(data, len, path, err, err_size);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	return ir;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * caps.c - the kernel capabilities a plan depends on (see caps.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bpf_abi.h"
+#include "caps.h"
+
+/* enum bpf_cmd values used here (6.12 UAPI) */
+enum {
+	CMD_MAP_CREATE = 0,
+	CMD_MAP_UPDATE_ELEM = 2,
+	CMD_MAP_DELETE_ELEM = 3,
+	CMD_PROG_LOAD = 5,
+	CMD_MAP_GET_FD_BY_ID = 14,
+	CMD_RAW_TRACEPOINT_OPEN = 17,
+	CMD_BTF_LOAD = 18,
+	CMD_MAP_FREEZE = 22,
+	CMD_LINK_CREATE = 28,
+};
+
+/*
+ * Pointer fields that a command has read through bpfptr_t ever since
+ * bpf_sys_bpf() accepted it: a kernel that accepts the command from a
+ * syscall program follows them into kernel memory, or the command would be
+ * useless there.  (PROG_LOAD and MAP_UPDATE_ELEM: 5.14, BTF_LOAD: 5.14,
+ * core_relos: 5.17, LINK_CREATE iter_info: 5.19.)
+ */
+static const struct {
+	int cmd;
+	const char *path;
+} bpfptr_fields[] = {
+	{ CMD_PROG_LOAD, "attr.insns" },
+	{ CMD_PROG_LOAD, "attr.license" },
+	{ CMD_PROG_LOAD, "attr.func_info" },
+	{ CMD_PROG_LOAD, "attr.line_info" },
+	{ CMD_PROG_LOAD, "attr.fd_array" },
+	{ CMD_PROG_LOAD, "attr.core_relos" },
+	{ CMD_BTF_LOAD, "attr.btf" },
+	{ CMD_MAP_UPDATE_ELEM, "attr.key" },
+	{ CMD_MAP_UPDATE_ELEM, "attr.value" },
+	{ CMD_MAP_DELETE_ELEM, "attr.key" },
+	{ CMD_LINK_CREATE, "attr.link_create.iter_info" },
+};
+
+void bpfrr_caps_init(struct bpfrr_caps *caps, uint64_t sys_bpf_cmds, const char *source)
+{
+	size_t i;
+
+	memset(caps, 0, sizeof(*caps));
+	snprintf(caps->source, sizeof(caps->source), "%s", source);
+	caps->sys_bpf_cmds = sys_bpf_cmds;
+	for (i = 0; i < sizeof(bpfptr_fields) / sizeof(bpfptr_fields[0]); i++)
+		if (bpfrr_caps_cmd(caps, bpfptr_fields[i].cmd))
+			bpfrr_caps_set_ptr(caps, bpfptr_fields[i].cmd, bpfptr_fields[i].path,
+					   BPFRR_PTR_KERNEL, 0, "bpfptr_t");
+}
+
+int bpfrr_caps_set_ptr(struct bpfrr_caps *caps, int cmd, const char *path, enum bpfrr_ptr_sem sem,
+		       int probe_ret, const char *basis)
+{
+	uint32_t i;
+
+	for (i = 0; i < caps->nr_ptrs; i++)
+		if (caps->ptrs[i].cmd == cmd && !strcmp(caps->ptrs[i].path, path))
+			break;
+	if (i == caps->nr_ptrs) {
+		if (caps->nr_ptrs == BPFRR_CAPS_MAX_PTRS)
+			return -E2BIG;
+		caps->nr_ptrs++;
+	}
+	caps->ptrs[i] = (struct bpfrr_caps_ptr){ cmd, path, sem, probe_ret, basis };
+	return 0;
+}
+
+enum bpfrr_ptr_sem bpfrr_caps_ptr(const struct bpfrr_caps *caps, uint32_t cmd, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < caps->nr_ptrs; i++)
+		if (caps->ptrs[i].cmd == (int)cmd && !strcmp(caps->ptrs[i].path, path))
+			return caps->ptrs[i].sem;
+	return BPFRR_PTR_UNKNOWN;
+}
+
+int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
+{
+	if (!strcmp(name, "stock-6.12")) {
+		/* bpf_sys_bpf() in 6.12's kernel/bpf/syscall.c */
+		uint64_t cmds = 1ull << CMD_MAP_CREATE | 1ull << CMD_MAP_DELETE_ELEM |
+				1ull << CMD_MAP_UPDATE_ELEM | 1ull << CMD_MAP_FREEZE |
+				1ull << CMD_MAP_GET_FD_BY_ID | 1ull << CMD_PROG_LOAD |
+				1ull << CMD_BTF_LOAD | 1ull << CMD_LINK_CREATE |
+				1ull << CMD_RAW_TRACEPOINT_OPEN;
+
+		bpfrr_caps_init(caps, cmds, "assumed: stock-6.12");
+		/* u64_to_user_ptr() in 6.12: verifier.c bpf_check(), btf.c btf_new_fd(),
+		 * syscall.c bpf_raw_tracepoint_open() */
+		bpfrr_caps_set_ptr(caps, CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "6.12 source");
+		bpfrr_caps_set_ptr(caps, CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "6.12 source");
+		bpfrr_caps_set_ptr(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name",
+				   BPFRR_PTR_USER, 0, "6.12 source");
+		return 0;
+	}
+	if (!strcmp(name, "none")) {
+		bpfrr_caps_init(caps, 0, "assumed: none");
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const char *sem_name(uint8_t sem)
+{
+	switch (sem) {
+	case BPFRR_PTR_KERNEL: return "kernel (bpfptr_t)";
+	case BPFRR_PTR_USER: return "user address";
+	}
+	return "unknown";
+}
+
+void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out)
+{
+	uint32_t cmd, i;
+	int n = 0;
+
+	fprintf(out, "kernel capabilities (%s):\n  bpf_sys_bpf accepts:", caps->source);
+	for (cmd = 0; cmd < BPFRR_CAPS_MAX_CMDS; cmd++) {
+		const char *name;
+
+		if (!bpfrr_caps_cmd(caps, cmd))
+			continue;
+		name = bpfrr_abi_cmd_name(cmd);
+		fprintf(out, "%s%s", n++ % 4 ? " " : "\n    ", name ? name : "?");
+	}
+	fprintf(out, "%s\n  pointers from syscall programs:\n", n ? "" : " nothing");
+	for (i = 0; i < caps->nr_ptrs; i++) {
+		const char *name = bpfrr_abi_cmd_name(caps->ptrs[i].cmd);
+
+		fprintf(out, "    %-22s %-28s %-18s (%s", name ? name : "?", caps->ptrs[i].path,
+			sem_name(caps->ptrs[i].sem), caps->ptrs[i].basis);
+		if (caps->ptrs[i].probe_ret)
+			fprintf(out, ": %s", strerror(-caps->ptrs[i].probe_ret));
+		fprintf(out, ")\n");
+	}
+	fprintf(out, "  perf_event_open from syscall programs: %s\n", caps->perf_event_open ? "yes" : "no");
+}

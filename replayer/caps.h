@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * caps.h - what a kernel lets a BPF_PROG_TYPE_SYSCALL program do.
+ *
+ * Two facts decide whether a recorded call can be made by the loader
+ * program on the running kernel:
+ *  - does bpf_sys_bpf() accept the command (stock 6.12: nine commands);
+ *  - for each pointer in the attr, how does the kernel read it when the
+ *    attr comes from a syscall program: through a bpfptr_t that follows the
+ *    attr into kernel memory (the pointer may address the loader's blob),
+ *    or always as a user pointer (log_buf, raw_tracepoint.name on stock
+ *    6.12: the buffer must be in the replayer's memory, which the loader
+ *    can address because it runs in the replayer's process).
+ * Getting the second one wrong in one direction only costs an -EFAULT
+ * (a kernel address given for a user pointer); in the other it would make
+ * the kernel dereference a user address as kernel memory.  So pointer
+ * fields whose treatment is neither probed nor a property of the command
+ * since its syscall-program support began are UNKNOWN, and calls using
+ * them stay in user space.
+ *
+ * The caps come from probing the running kernel (probe.c, in the guest
+ * only) or, for planning without a kernel, from a named assumption.
+ */
+#ifndef BPFRR_CAPS_H
+#define BPFRR_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BPFRR_CAPS_MAX_CMDS	64
+#define BPFRR_CAPS_MAX_PTRS	32
+
+enum bpfrr_ptr_sem {
+	BPFRR_PTR_UNKNOWN = 0,	/* not known: the call must be made from user space */
+	BPFRR_PTR_KERNEL = 1,	/* bpfptr_t: a syscall program passes kernel addresses */
+	BPFRR_PTR_USER = 2,	/* always a user address, also from a syscall program */
+};
+
+struct bpfrr_caps_ptr {
+	int cmd;
+	const char *path;	/* buffer path: "attr.log_buf" */
+	uint8_t sem;		/* enum bpfrr_ptr_sem */
+	int probe_ret;		/* what the probe saw (0 if assumed) */
+	const char *basis;	/* "probed", "bpfptr_t since 5.14", "assumed" */
+};
+
+struct bpfrr_caps {
+	char source[64];		/* "probed on 6.12.12", "assumed: stock-6.12" */
+	uint64_t sys_bpf_cmds;		/* bit per command bpf_sys_bpf() accepts */
+	int cmd_probe_ret[BPFRR_CAPS_MAX_CMDS];	/* the probe's answer per command (0 if assumed) */
+	uint32_t nr_probed_cmds;
+	uint32_t nr_ptrs;
+	struct bpfrr_caps_ptr ptrs[BPFRR_CAPS_MAX_PTRS];
+	/*
+	 * Syscall programs can open perf events.  Stock kernels cannot; the
+	 * patched kernel's interface for it is not defined yet, so this is
+	 * never set and perf_event_open always runs in user space.
+	 */
+	bool perf_event_open;
+};
+
+/* Names accepted by bpfrr_caps_assume(). */
+#define BPFRR_CAPS_ASSUME_NAMES "stock-6.12, none"
+
+/*
+ * Caps without a kernel: "stock-6.12" (what 6.12's source allows) or
+ * "none" (every call in user space).  -EINVAL for another name.
+ */
+int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name);
+
+/*
+ * Fills in the pointer treatment that follows from the accepted commands
+ * alone (pointer fields those commands have read through bpfptr_t since
+ * syscall programs could issue them).  Probed fields are added by the
+ * caller with bpfrr_caps_set_ptr().
+ */
+void bpfrr_caps_init(struct bpfrr_caps *caps, uint64_t sys_bpf_cmds, const char *source);
+int bpfrr_caps_set_ptr(struct bpfrr_caps *caps, int cmd, const char *path, enum bpfrr_ptr_sem sem,
+		       int probe_ret, const char *basis);
+
+static inline bool bpfrr_caps_cmd(const struct bpfrr_caps *caps, uint32_t cmd)
+{
+	return cmd < BPFRR_CAPS_MAX_CMDS && (caps->sys_bpf_cmds >> cmd & 1);
+}
+
+/* Treatment of the pointer at path ("attr.log_buf") of cmd; UNKNOWN if not known. */
+enum bpfrr_ptr_sem bpfrr_caps_ptr(const struct bpfrr_caps *caps, uint32_t cmd, const char *path);
+
+/* Human-readable table of the caps. */
+void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out);
+
+/*
+ * Probe the running kernel (probe.c): loads and runs two small syscall
+ * programs.  Never call this outside a BPF-capable guest.  0, or -errno
+ * with a message in err.
+ */
+int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size);
+
+#endif /* BPFRR_CAPS_H */

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ir.c - building, copying and checking the translator's IR (see ir.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf_abi.h"
+#include "ir.h"
+
+/* ld_imm64 as the kernel's UAPI spells it (BPF_LD | BPF_IMM | BPF_DW) */
+#define IR_LD_IMM64		0x18
+#define IR_PSEUDO_MAP_FD	1
+#define IR_PSEUDO_MAP_VALUE	2
+#define IR_PSEUDO_BTF_ID	3
+
+#define PERF_EVENT_IOC_ENABLE_NR	0x2400
+#define PERF_EVENT_IOC_SET_BPF_NR	0x40042408
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void *memdup_or_null(const void *p, size_t len)
+{
+	void *q;
+
+	if (!p)
+		return NULL;
+	q = malloc(len ? len : 1);
+	if (q)
+		memcpy(q, p, len);
+	return q;
+}
+
+struct bpfrr_ir *bpfrr_ir_new(void)
+{
+	return calloc(1, sizeof(struct bpfrr_ir));
+}
+
+static void free_call(struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_bufs; i++) {
+		free(c->bufs[i].path);
+		free(c->bufs[i].data);
+	}
+	for (i = 0; i < c->nr_resolves; i++)
+		free(c->resolves[i].name);
+	free(c->bufs);
+	free(c->fdrels);
+	free(c->resolves);
+	free(c->attr);
+}
+
+void bpfrr_ir_free(struct bpfrr_ir *ir)
+{
+	uint32_t i;
+
+	if (!ir)
+		return;
+	for (i = 0; i < ir->nr_calls; i++)
+		free_call(&ir->calls[i]);
+	for (i = 0; i < ir->nr_slots; i++) {
+		free(ir->slots[i].name);
+		free(ir->slots[i].path);
+	}
+	for (i = 0; i < ir->nr_drops; i++) {
+		free(ir->drops[i].what);
+		free(ir->drops[i].why);
+	}
+	free(ir->calls);
+	free(ir->slots);
+	free(ir->drops);
+	free(ir->kernel_release);
+	free(ir->source);
+	free(ir);
+}
+
+static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src)
+{
+	uint32_t i;
+
+	*dst = *src;
+	dst->attr = NULL;
+	dst->bufs = NULL;
+	dst->fdrels = NULL;
+	dst->resolves = NULL;
+	dst->nr_bufs = dst->nr_fdrels = dst->nr_resolves = 0;
+
+	dst->attr = memdup_or_null(src->attr, src->attr_size);
+	if (src->attr && !dst->attr)
+		return -ENOMEM;
+	if (src->nr_bufs) {
+		dst->bufs = calloc(src->nr_bufs, sizeof(*dst->bufs));
+		if (!dst->bufs)
+			return -ENOMEM;
+		for (i = 0; i < src->nr_bufs; i++) {
+			dst->bufs[i] = src->bufs[i];
+			dst->bufs[i].path = dup_or_null(src->bufs[i].path);
+			dst->bufs[i].data = memdup_or_null(src->bufs[i].data, src->bufs[i].len);
+			dst->nr_bufs++;
+			if ((src->bufs[i].path && !dst->bufs[i].path) ||
+			    (src->bufs[i].data && !dst->bufs[i].data))
+				return -ENOMEM;
+		}
+	}
+	if (src->nr_fdrels) {
+		dst->fdrels = memdup_or_null(src->fdrels, src->nr_fdrels * sizeof(*src->fdrels));
+		if (!dst->fdrels)
+			return -ENOMEM;
+		dst->nr_fdrels = src->nr_fdrels;
+	}
+	if (src->nr_resolves) {
+		dst->resolves = calloc(src->nr_resolves, sizeof(*dst->resolves));
+		if (!dst->resolves)
+			return -ENOMEM;
+		for (i = 0; i < src->nr_resolves; i++) {
+			dst->resolves[i] = src->resolves[i];
+			dst->resolves[i].name = dup_or_null(src->resolves[i].name);
+			dst->nr_resolves++;
+			if (src->resolves[i].name && !dst->resolves[i].name)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
+{
+	struct bpfrr_ir *c = bpfrr_ir_new();
+	uint32_t i;
+
+	if (!c)
+		return NULL;
+	c->arch = ir->arch;
+	c->nr_recorded = ir->nr_recorded;
+	c->kernel_release = dup_or_null(ir->kernel_release);
+	c->source = dup_or_null(ir->source);
+	if ((ir->kernel_release && !c->kernel_release) || (ir->source && !c->source))
+		goto fail;
+	if (grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
+	    grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
+	    grow((void **)&c->drops, &c->cap_drops, ir->nr_drops, sizeof(*c->drops)))
+		goto fail;
+	for (i = 0; i < ir->nr_calls; i++) {
+		c->nr_calls++;
+		if (clone_call(&c->calls[i], &ir->calls[i]))
+			goto fail;
+	}
+	for (i = 0; i < ir->nr_slots; i++) {
+		c->slots[i] = ir->slots[i];
+		c->slots[i].name = dup_or_null(ir->slots[i].name);
+		c->slots[i].path = dup_or_null(ir->slots[i].path);
+		c->nr_slots++;
+		if ((ir->slots[i].name && !c->slots[i].name) || (ir->slots[i].path && !c->slots[i].path))
+			goto fail;
+	}
+	for (i = 0; i < ir->nr_drops; i++) {
+		c->drops[i] = ir->drops[i];
+		c->drops[i].what = dup_or_null(ir->drops[i].what);
+		c->drops[i].why = dup_or_null(ir->drops[i].why);
+		c->nr_drops++;
+		if ((ir->drops[i].what && !c->drops[i].what) || (ir->drops[i].why && !c->drops[i].why))
+			goto fail;
+	}
+	return c;
+fail:
+	bpfrr_ir_free(c);
+	return NULL;
+}
+
+static bool name_ok(const char *name)
+{
+	return !name || strlen(name) < BPFRR_IR_MAX_NAME;
+}
+
+static int add_slot(struct bpfrr_ir *ir, uint32_t kind, uint32_t source, const char *name,
+		    const char *path, uint32_t open_flags)
+{
+	struct bpfrr_ir_slot *s;
+
+	if (kind == BPFRR_OBJ_NONE || kind >= BPFRR_OBJ__MAX || !name_ok(name))
+		return -EINVAL;
+	if (ir->nr_slots >= BPFRR_IR_MAX_SLOTS)
+		return -E2BIG;
+	if (grow((void **)&ir->slots, &ir->cap_slots, ir->nr_slots + 1, sizeof(*ir->slots)))
+		return -ENOMEM;
+	s = &ir->slots[ir->nr_slots];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->source = source;
+	s->producer = -1;
+	s->open_flags = open_flags;
+	s->name = dup_or_null(name);
+	s->path = dup_or_null(path);
+	if ((name && !s->name) || (path && !s->path)) {
+		free(s->name);
+		free(s->path);
+		return -ENOMEM;
+	}
+	return ir->nr_slots++;
+}
+
+int bpfrr_ir_add_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name)
+{
+	return add_slot(ir, kind, BPFRR_IR_SLOT_CALL, name, NULL, 0);
+}
+
+int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name, const char *path,
+			   uint32_t open_flags)
+{
+	if (!path || !*path || strlen(path) >= 4096)
+		return -EINVAL;
+	return add_slot(ir, kind, BPFRR_IR_SLOT_PATH, name, path, open_flags);
+}
+
+int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, const void *attr,
+		      uint32_t attr_size)
+{
+	struct bpfrr_ir_call *c;
+
+	if (op < BPFRR_IR_BPF || op > BPFRR_IR_IOCTL || attr_size > BPFRR_IR_MAX_ATTR ||
+	    (attr_size && !attr))
+		return -EINVAL;
+	if (ir->nr_calls >= BPFRR_IR_MAX_CALLS)
+		return -E2BIG;
+	if (grow((void **)&ir->calls, &ir->cap_calls, ir->nr_calls + 1, sizeof(*ir->calls)))
+		return -ENOMEM;
+	c = &ir->calls[ir->nr_calls];
+	memset(c, 0, sizeof(*c));
+	c->seq = seq;
+	c->op = op;
+	c->cmd = cmd;
+	c->result_slot = -1;
+	c->attr_size = attr_size;
+	if (attr_size) {
+		c->attr = malloc(attr_size);
+		if (!c->attr)
+			return -ENOMEM;
+		memcpy(c->attr, attr, attr_size);
+	}
+	return ir->nr_calls++;
+}
+
+int bpfrr_ir_add_buf(struct bpfrr_ir *ir, uint32_t call, int32_t parent, uint32_t ptr_offset,
+		     const char *path, const void *data, uint32_t len, uint32_t dir, uint32_t content)
+{
+	struct bpfrr_ir_call *c;
+	struct bpfrr_ir_buf *b;
+	uint32_t cap;
+
+	if (call >= ir->nr_calls || !path || !name_ok(path) || dir < 1 || dir > 3)
+		return -EINVAL;
+	c = &ir->calls[call];
+	if (parent < BPFRR_IR_IN_ATTR || (parent >= 0 && (uint32_t)parent >= c->nr_bufs))
+		return -EINVAL;
+	if (len > BPFRR_IR_MAX_BUF)
+		return -E2BIG;
+	cap = c->nr_bufs;
+	if (grow((void **)&c->bufs, &cap, c->nr_bufs + 1, sizeof(*c->bufs)))
+		return -ENOMEM;
+	b = &c->bufs[c->nr_bufs];
+	memset(b, 0, sizeof(*b));
+	b->parent = parent;
+	b->ptr_offset = ptr_offset;
+	b->len = len;
+	b->dir = dir;
+	b->content = content;
+	if (content == BPFRR_CONTENT_LOG)
+		b->flags |= BPFRR_IR_BUF_LOG;
+	b->path = strdup(path);
+	if (!b->path)
+		return -ENOMEM;
+	if (dir != BPFRR_DIR_OUT) {
+		b->data = calloc(1, len ? len : 1);
+		if (!b->data) {
+			free(b->path);
+			return -ENOMEM;
+		}
+		if (data)
+			memcpy(b->data, data, len);
+	}
+	return c->nr_bufs++;
+}
+
+int bpfrr_ir_add_fdrel(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t offset, uint32_t slot,
+		       uint32_t ref)
+{
+	struct bpfrr_ir_call *c;
+	uint32_t cap;
+
+	if (call >= ir->nr_calls || slot >= ir->nr_slots || ref < BPFRR_IR_REF_FIELD ||
+	    ref > BPFRR_IR_REF_ARG)
+		return -EINVAL;
+	c = &ir->calls[call];
+	if (buf < BPFRR_IR_IN_ARG || (buf >= 0 && (uint32_t)buf >= c->nr_bufs))
+		return -EINVAL;
+	cap = c->nr_fdrels;
+	if (grow((void **)&c->fdrels, &cap, c->nr_fdrels + 1, sizeof(*c->fdrels)))
+		return -ENOMEM;
+	c->fdrels[c->nr_fdrels] = (struct bpfrr_ir_fdrel){ buf, offset, slot, ref };
+	return c->nr_fdrels++;
+}
+
+int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint32_t offset,
+			 uint32_t size, const char *name)
+{
+	struct bpfrr_ir_call *c;
+	uint32_t cap;
+
+	if (call >= ir->nr_calls || kind < BPFRR_IR_RESOLVE_PMU_TYPE || kind > BPFRR_IR_RESOLVE_TP_ID ||
+	    (size != 4 && size != 8) || !name || !*name || !name_ok(name))
+		return -EINVAL;
+	c = &ir->calls[call];
+	cap = c->nr_resolves;
+	if (grow((void **)&c->resolves, &cap, c->nr_resolves + 1, sizeof(*c->resolves)))
+		return -ENOMEM;
+	c->resolves[c->nr_resolves] = (struct bpfrr_ir_resolve){ kind, offset, size, strdup(name) };
+	if (!c->resolves[c->nr_resolves].name)
+		return -ENOMEM;
+	return c->nr_resolves++;
+}
+
+int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot)
+{
+	if (call >= ir->nr_calls || slot >= ir->nr_slots ||
+	    ir->slots[slot].source != BPFRR_IR_SLOT_CALL || ir->slots[slot].producer >= 0)
+		return -EINVAL;
+	ir->calls[call].result_slot = slot;
+	ir->slots[slot].producer = call;
+	return 0;
+}
+
+int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const char *why)
+{
+	struct bpfrr_ir_drop *d;
+
+	if (!what || !why || !name_ok(what) || !name_ok(why))
+		return -EINVAL;
+	if (ir->nr_drops >= BPFRR_IR_MAX_CALLS)
+		return -E2BIG;
+	if (grow((void **)&ir->drops, &ir->cap_drops, ir->nr_drops + 1, sizeof(*ir->drops)))
+		return -ENOMEM;
+	d = &ir->drops[ir->nr_drops];
+	d->seq = seq;
+	d->what = strdup(what);
+	d->why = strdup(why);
+	if (!d->what || !d->why) {
+		free(d->what);
+		free(d->why);
+		return -ENOMEM;
+	}
+	return ir->nr_drops++;
+}
+
+bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot)
+{
+	uint32_t i;
+
+	if (c->result_slot >= 0 && (uint32_t)c->result_slot == slot)
+		return true;
+	for (i = 0; i < c->nr_fdrels; i++)
+		if (c->fdrels[i].slot == slot)
+			return true;
+	return false;
+}
+
+const char *bpfrr_ir_call_name(const struct bpfrr_ir_call *c, char *buf, size_t size)
+{
+	const char *name;
+
+	switch (c->op) {
+	case BPFRR_IR_BPF:
+		name = bpfrr_abi_cmd_name(c->cmd);
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "bpf(cmd %u)", c->cmd);
+		break;
+	case BPFRR_IR_PERF_EVENT_OPEN:
+		snprintf(buf, size, "perf_event_open");
+		break;
+	case BPFRR_IR_IOCTL:
+		if (c->cmd == PERF_EVENT_IOC_ENABLE_NR)
+			snprintf(buf, size, "ioctl(PERF_EVENT_IOC_ENABLE)");
+		else if (c->cmd == PERF_EVENT_IOC_SET_BPF_NR)
+			snprintf(buf, size, "ioctl(PERF_EVENT_IOC_SET_BPF)");
+		else
+			snprintf(buf, size, "ioctl(0x%x)", c->cmd);
+		break;
+	default:
+		snprintf(buf, size, "op %u", c->op);
+	}
+	return buf;
+}
+
+const char *bpfrr_ir_ref_name(uint32_t ref)
+{
+	switch (ref) {
+	case BPFRR_IR_REF_FIELD: return "field";
+	case BPFRR_IR_REF_LD_IMM64: return "ld_imm64";
+	case BPFRR_IR_REF_BTF_MODULE: return "btf_module";
+	case BPFRR_IR_REF_FD_ARRAY: return "fd_array";
+	case BPFRR_IR_REF_MAP_VALUE: return "map_value";
+	case BPFRR_IR_REF_ARG: return "arg";
+	}
+	return NULL;
+}
+
+/* --- validation ------------------------------------------------------------ */
+
+struct verr {
+	char *buf;
+	size_t size;
+};
+
+static int fail(struct verr *v, const struct bpfrr_ir *ir, int call, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(struct verr *v, const struct bpfrr_ir *ir, int call, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (v->buf && v->size) {
+		if (call >= 0)
+			n = snprintf(v->buf, v->size, "call %d (seq %llu): ", call,
+				     (unsigned long long)ir->calls[call].seq);
+		if (n < 0 || (size_t)n >= v->size)
+			n = 0;
+		va_start(ap, fmt);
+		vsnprintf(v->buf + n, v->size - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* Size of the parent a buffer pointer or an fd lives in. */
+static int64_t parent_len(const struct bpfrr_ir_call *c, int32_t parent)
+{
+	if (parent == BPFRR_IR_IN_ATTR)
+		return c->attr_size;
+	if (parent == BPFRR_IR_IN_ARG)
+		return 4;
+	return c->bufs[parent].len;
+}
+
+static bool ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, const uint32_t *made_at)
+{
+	const struct bpfrr_ir_call *c = &ir->calls[ci];
+	uint32_t i, j;
+
+	if (c->op < BPFRR_IR_BPF || c->op > BPFRR_IR_IOCTL)
+		return fail(v, ir, ci, "unknown op %u", c->op);
+	if (c->attr_size > BPFRR_IR_MAX_ATTR || (c->attr_size && !c->attr))
+		return fail(v, ir, ci, "attr of %u bytes", c->attr_size);
+	if (c->op != BPFRR_IR_IOCTL && !c->attr_size)
+		return fail(v, ir, ci, "no attr");
+	for (i = 0; i < c->nr_bufs; i++) {
+		const struct bpfrr_ir_buf *b = &c->bufs[i];
+
+		if (b->parent < BPFRR_IR_IN_ATTR || (b->parent >= 0 && (uint32_t)b->parent >= i))
+			return fail(v, ir, ci, "%s: parent %d is not the attr or an earlier buffer",
+				    b->path, b->parent);
+		if ((uint64_t)b->ptr_offset + 8 > (uint64_t)parent_len(c, b->parent) || b->ptr_offset % 8)
+			return fail(v, ir, ci, "%s: pointer at offset %u outside its parent or misaligned",
+				    b->path, b->ptr_offset);
+		if (b->len > BPFRR_IR_MAX_BUF || b->dir < 1 || b->dir > 3)
+			return fail(v, ir, ci, "%s: bad length %u or direction %u", b->path, b->len, b->dir);
+		if (b->dir != BPFRR_DIR_OUT && !b->data)
+			return fail(v, ir, ci, "%s: input buffer without data", b->path);
+		for (j = 0; j < i; j++)
+			if (c->bufs[j].parent == b->parent && c->bufs[j].ptr_offset == b->ptr_offset)
+				return fail(v, ir, ci, "%s and %s: two buffers for one pointer",
+					    c->bufs[j].path, b->path);
+	}
+	for (i = 0; i < c->nr_fdrels; i++) {
+		const struct bpfrr_ir_fdrel *r = &c->fdrels[i];
+
+		if (r->slot >= ir->nr_slots)
+			return fail(v, ir, ci, "fd relocation %u: slot %u of %u", i, r->slot, ir->nr_slots);
+		if (made_at[r->slot] > ci)
+			return fail(v, ir, ci, "fd relocation %u: slot %u (%s) is used before it is made",
+				    i, r->slot, ir->slots[r->slot].name ? ir->slots[r->slot].name : "?");
+		if (r->buf < BPFRR_IR_IN_ARG || (r->buf >= 0 && (uint32_t)r->buf >= c->nr_bufs))
+			return fail(v, ir, ci, "fd relocation %u: no buffer %d", i, r->buf);
+		if (r->buf == BPFRR_IR_IN_ARG) {
+			if (r->offset >= 4 || c->op == BPFRR_IR_BPF)
+				return fail(v, ir, ci, "fd relocation %u: argument %u", i, r->offset);
+			continue;
+		}
+		if ((uint64_t)r->offset + 4 > (uint64_t)parent_len(c, r->buf) || r->offset % 4)
+			return fail(v, ir, ci, "fd relocation %u: offset %u outside %s or misaligned", i,
+				    r->offset, r->buf < 0 ? "the attr" : c->bufs[r->buf].path);
+		if (r->buf >= 0 && c->bufs[r->buf].dir == BPFRR_DIR_OUT)
+			return fail(v, ir, ci, "fd relocation %u: inside output buffer %s", i,
+				    c->bufs[r->buf].path);
+		/* an fd must not sit where a buffer pointer will be written */
+		for (j = 0; j < c->nr_bufs; j++)
+			if (c->bufs[j].parent == r->buf &&
+			    ranges_overlap(c->bufs[j].ptr_offset, 8, r->offset, 4))
+				return fail(v, ir, ci, "fd relocation %u overlaps pointer %s", i,
+					    c->bufs[j].path);
+		if (r->ref == BPFRR_IR_REF_LD_IMM64 || r->ref == BPFRR_IR_REF_BTF_MODULE) {
+			const uint8_t *insn;
+			uint32_t at = r->ref == BPFRR_IR_REF_LD_IMM64 ? r->offset - 4 : r->offset - 12;
+
+			if (r->buf < 0 || c->bufs[r->buf].content != BPFRR_CONTENT_INSNS ||
+			    r->offset < 12 * (r->ref == BPFRR_IR_REF_BTF_MODULE) + 4 ||
+			    (uint64_t)at + 16 > c->bufs[r->buf].len || at % 8)
+				return fail(v, ir, ci, "fd relocation %u: %s not at an instruction's imm", i,
+					    bpfrr_ir_ref_name(r->ref));
+			insn = c->bufs[r->buf].data + at;
+			if (insn[0] != IR_LD_IMM64 ||
+			    (r->ref == BPFRR_IR_REF_LD_IMM64 && (insn[1] >> 4) != IR_PSEUDO_MAP_FD &&
+			     (insn[1] >> 4) != IR_PSEUDO_MAP_VALUE) ||
+			    (r->ref == BPFRR_IR_REF_BTF_MODULE && (insn[1] >> 4) != IR_PSEUDO_BTF_ID))
+				return fail(v, ir, ci, "fd relocation %u: instruction %u is not an ld_imm64 "
+					    "with a map/BTF fd", i, at / 8);
+		}
+	}
+	for (i = 0; i < c->nr_resolves; i++) {
+		const struct bpfrr_ir_resolve *r = &c->resolves[i];
+
+		if ((r->size != 4 && r->size != 8) || (uint64_t)r->offset + r->size > c->attr_size ||
+		    !r->name || r->kind < BPFRR_IR_RESOLVE_PMU_TYPE || r->kind > BPFRR_IR_RESOLVE_TP_ID)
+			return fail(v, ir, ci, "resolution %u out of the attr or malformed", i);
+	}
+	if (c->result_slot >= 0) {
+		const struct bpfrr_ir_slot *s;
+
+		if ((uint32_t)c->result_slot >= ir->nr_slots)
+			return fail(v, ir, ci, "result slot %d of %u", c->result_slot, ir->nr_slots);
+		s = &ir->slots[c->result_slot];
+		if (s->source != BPFRR_IR_SLOT_CALL || s->producer != (int32_t)ci)
+			return fail(v, ir, ci, "result slot %d does not name this call as its maker",
+				    c->result_slot);
+		if (c->op == BPFRR_IR_IOCTL)
+			return fail(v, ir, ci, "ioctl returns no fd");
+	}
+	return 0;
+}
+
+int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
+{
+	struct verr v = { err, err_size };
+	uint32_t *made_at, i;
+	int ret = 0;
+
+	if (err && err_size)
+		err[0] = '\0';
+	if (ir->nr_calls > BPFRR_IR_MAX_CALLS || ir->nr_slots > BPFRR_IR_MAX_SLOTS)
+		return fail(&v, ir, -1, "too many calls (%u) or slots (%u)", ir->nr_calls, ir->nr_slots);
+	made_at = malloc((ir->nr_slots ? ir->nr_slots : 1) * sizeof(*made_at));
+	if (!made_at)
+		return -ENOMEM;
+	for (i = 0; i < ir->nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &ir->slots[i];
+
+		made_at[i] = UINT32_MAX;
+		if (s->kind == BPFRR_OBJ_NONE || s->kind >= BPFRR_OBJ__MAX) {
+			ret = fail(&v, ir, -1, "slot %u: object kind %u", i, s->kind);
+			goto out;
+		}
+		if (s->source == BPFRR_IR_SLOT_PATH) {
+			if (!s->path || !*s->path || s->producer != -1) {
+				ret = fail(&v, ir, -1, "slot %u: opened by path but has no path", i);
+				goto out;
+			}
+			made_at[i] = 0;	/* opened by the replayer before any call */
+			continue;
+		}
+		if (s->source != BPFRR_IR_SLOT_CALL) {
+			ret = fail(&v, ir, -1, "slot %u: source %u", i, s->source);
+			goto out;
+		}
+		if (s->producer < 0 || (uint32_t)s->producer >= ir->nr_calls ||
+		    ir->calls[s->producer].result_slot != (int32_t)i) {
+			ret = fail(&v, ir, -1, "slot %u (%s): no call makes it", i, s->name ? s->name : "?");
+			goto out;
+		}
+		made_at[i] = s->producer + 1;	/* usable by the calls after its maker */
+		if ((s->ident.have & BPFRR_ID_LINK_PROG) && s->ident.link_prog_slot >= ir->nr_slots) {
+			ret = fail(&v, ir, -1, "slot %u: link program slot %u", i, s->ident.link_prog_slot);
+			goto out;
+		}
+	}
+	for (i = 0; i < ir->nr_calls; i++) {
+		ret = check_call(&v, ir, i, made_at);
+		if (ret)
+			goto out;
+	}
+out:
+	free(made_at);
+	return ret;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ir.h - the translator's intermediate representation: the calls to replay.
+ *
+ * The front end (trace -> IR: fd lifetimes, what to replay, relocation)
+ * produces it, the bundle file stores it, and the back end (plan, codegen,
+ * replay) consumes it.  It says nothing about how a call will be made: a
+ * call may run inside a BPF_PROG_TYPE_SYSCALL loader program on one kernel
+ * and in user space on another; that is decided per kernel at replay time
+ * (plan.h) from what the kernel accepts (caps.h).
+ *
+ * A call is the recorded attr bytes plus
+ *  - buffers: bytes the attr (or another buffer) points to.  The pointer
+ *    sits in the parent (the attr, or an earlier buffer of the same call)
+ *    at ptr_offset; whatever the recorded pointer value was, replay writes
+ *    the new address there.  Every non-null pointer the kernel follows must
+ *    be described by a buffer: a recorded tracee address would otherwise be
+ *    handed to the kernel.
+ *  - fd relocations: the 4-byte fd at (attr | buffer | syscall argument,
+ *    offset) is replaced at run time by the fd held in slot N.
+ *  - a result: the new fd the call returns goes to slot K.
+ *  - resolutions: values that are properties of the running kernel (a PMU
+ *    type, a tracepoint id) looked up by name at replay time.
+ *
+ * Slots are the objects of the replay: made by a call, or opened by the
+ * replayer (a cgroup directory by path).  A slot carries the identity the
+ * recording saw (prog tag, map sizes, ...) for `bpfrr replay --verify`.
+ *
+ * Calls are listed in recorded order; every slot is produced before it is
+ * used in that order.  The IR owns all its memory.
+ */
+#ifndef BPFRR_IR_H
+#define BPFRR_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Upper bounds the IR enforces (also when reading a bundle). */
+#define BPFRR_IR_MAX_ATTR	4096u		/* the kernel's own limit (PAGE_SIZE) */
+#define BPFRR_IR_MAX_BUF	(256u << 20)	/* one buffer */
+#define BPFRR_IR_MAX_CALLS	(1u << 20)
+#define BPFRR_IR_MAX_SLOTS	8000u		/* the loader reaches them at 16-bit ctx offsets */
+#define BPFRR_IR_MAX_NAME	256u
+
+/* What a call is. */
+enum bpfrr_ir_op {
+	BPFRR_IR_BPF = 1,		/* bpf(cmd, attr, attr_size) */
+	BPFRR_IR_PERF_EVENT_OPEN = 2,	/* perf_event_open(attr, args[0..3] = pid, cpu, group_fd, flags) */
+	BPFRR_IR_IOCTL = 3,		/* ioctl(args[0] = fd, cmd = request, args[1] = arg) */
+};
+
+/* Call flags */
+#define BPFRR_IR_CALL_GLOBAL	0x1	/* effect outside its slots (pin path, ifindex): keep order
+					 * against every other GLOBAL call */
+
+/* Where the fd to relocate lives. */
+#define BPFRR_IR_IN_ATTR	(-1)	/* buf value: the call's attr */
+#define BPFRR_IR_IN_ARG		(-2)	/* buf value: a syscall argument (offset = its index) */
+
+/* What refers to the fd (for checks and explanations). */
+enum bpfrr_ir_ref {
+	BPFRR_IR_REF_FIELD = 1,		/* an fd field */
+	BPFRR_IR_REF_LD_IMM64 = 2,	/* imm of ld_imm64 BPF_PSEUDO_MAP_FD / _MAP_VALUE */
+	BPFRR_IR_REF_BTF_MODULE = 3,	/* 2nd imm of ld_imm64 BPF_PSEUDO_BTF_ID (module BTF fd) */
+	BPFRR_IR_REF_FD_ARRAY = 4,	/* an fd_array entry */
+	BPFRR_IR_REF_MAP_VALUE = 5,	/* an fd inside a map value (prog array, map in map, ...) */
+	BPFRR_IR_REF_ARG = 6,		/* a syscall argument */
+};
+
+/* Buffer flags */
+#define BPFRR_IR_BUF_LOG	0x1	/* a verifier/BTF log the kernel writes: shown on failure */
+
+struct bpfrr_ir_buf {
+	char *path;		/* the pointer's name: "attr.insns", "attr.link_create.kprobe_multi.syms[2]" */
+	int32_t parent;		/* BPFRR_IR_IN_ATTR, or index of an earlier buffer of the call */
+	uint32_t ptr_offset;	/* offset of the __u64 pointer in the parent */
+	uint32_t len;		/* bytes */
+	uint8_t dir;		/* enum bpfrr_dir: IN, OUT (no data: zeroed capacity), INOUT */
+	uint8_t content;	/* enum bpfrr_abi_content */
+	uint16_t flags;		/* BPFRR_IR_BUF_* */
+	uint8_t *data;		/* len bytes; NULL for OUT */
+};
+
+struct bpfrr_ir_fdrel {
+	int32_t buf;		/* BPFRR_IR_IN_ATTR, BPFRR_IR_IN_ARG, or a buffer index */
+	uint32_t offset;	/* byte offset of the 4-byte fd; IN_ARG: argument index */
+	uint32_t slot;
+	uint32_t ref;		/* enum bpfrr_ir_ref */
+};
+
+/* A value of the running kernel, looked up by name at replay time. */
+enum bpfrr_ir_resolve_kind {
+	BPFRR_IR_RESOLVE_PMU_TYPE = 1,	/* /sys/bus/event_source/devices/NAME/type */
+	BPFRR_IR_RESOLVE_TP_ID = 2,	/* tracefs events/CATEGORY/NAME/id */
+};
+
+struct bpfrr_ir_resolve {
+	uint32_t kind;		/* enum bpfrr_ir_resolve_kind */
+	uint32_t offset;	/* in the attr */
+	uint32_t size;		/* 4 or 8 */
+	char *name;		/* "kprobe", "syscalls/sys_enter_openat" */
+};
+
+struct bpfrr_ir_call {
+	uint64_t seq;		/* the recorded call's seq */
+	uint32_t op;		/* enum bpfrr_ir_op */
+	uint32_t cmd;		/* BPF: command; IOCTL: request */
+	uint32_t flags;		/* BPFRR_IR_CALL_* */
+	int32_t result_slot;	/* slot of the fd it returns, or -1 */
+	int64_t recorded_ret;	/* what it returned when recorded */
+	int64_t args[4];	/* see enum bpfrr_ir_op */
+	uint32_t attr_size;
+	uint8_t *attr;
+	uint32_t nr_bufs, nr_fdrels, nr_resolves;
+	struct bpfrr_ir_buf *bufs;
+	struct bpfrr_ir_fdrel *fdrels;
+	struct bpfrr_ir_resolve *resolves;
+};
+
+/*
+ * The identity the recording saw, checked by --verify.  Only the fields
+ * named in 'have' are compared.
+ */
+#define BPFRR_ID_TYPE		0x0001	/* prog type, map type, link type */
+#define BPFRR_ID_TAG		0x0002	/* prog tag */
+#define BPFRR_ID_NAME		0x0004	/* prog/map name */
+#define BPFRR_ID_KEY_SIZE	0x0008
+#define BPFRR_ID_VALUE_SIZE	0x0010
+#define BPFRR_ID_MAX_ENTRIES	0x0020
+#define BPFRR_ID_MAP_FLAGS	0x0040
+#define BPFRR_ID_BTF_SIZE	0x0080
+#define BPFRR_ID_ATTACH_TYPE	0x0100	/* link attach type */
+#define BPFRR_ID_TARGET_BTF_ID	0x0200	/* prog attach_btf_id / link target BTF type id */
+#define BPFRR_ID_LINK_PROG	0x0400	/* the link's program is the one in slot link_prog_slot */
+
+struct bpfrr_ir_ident {
+	uint32_t have;		/* BPFRR_ID_* */
+	uint32_t type;
+	uint8_t tag[8];
+	char name[16];		/* BPF_OBJ_NAME_LEN, NUL-terminated */
+	uint32_t key_size, value_size, max_entries, map_flags;
+	uint32_t btf_size;
+	uint32_t attach_type;
+	uint32_t target_btf_id;
+	uint32_t link_prog_slot;
+};
+
+/* Where a slot's object comes from. */
+enum bpfrr_ir_slot_source {
+	BPFRR_IR_SLOT_CALL = 1,	/* a call's result */
+	BPFRR_IR_SLOT_PATH = 2,	/* the replayer opens path with open_flags (cgroup dir, netns) */
+};
+
+/* Slot flags */
+#define BPFRR_IR_SLOT_KEEP	0x1	/* alive when the recorded loader finished: kept, pinned */
+
+struct bpfrr_ir_slot {
+	uint32_t kind;		/* enum bpfrr_obj_kind */
+	uint32_t source;	/* enum bpfrr_ir_slot_source */
+	uint32_t flags;		/* BPFRR_IR_SLOT_* */
+	int32_t producer;	/* CALL: index of the call that returns it */
+	char *name;		/* "map.counts", "prog.handle_exec": reports and pin names */
+	char *path;		/* PATH */
+	uint32_t open_flags;	/* PATH */
+	struct bpfrr_ir_ident ident;
+};
+
+/* A recorded call the IR does not replay, and why (bpfrr translate --explain). */
+struct bpfrr_ir_drop {
+	uint64_t seq;
+	char *what;		/* "BPF_OBJ_GET_INFO_BY_FD" */
+	char *why;		/* "read-only query" */
+};
+
+struct bpfrr_ir {
+	uint32_t arch;			/* ELF machine of the recording (0: unknown) */
+	char *kernel_release;		/* of the recording machine, may be NULL */
+	char *source;			/* what it was made from (trace path), may be NULL */
+	uint64_t nr_recorded;		/* calls in the recording (bpf + other syscalls) */
+	uint32_t nr_calls, nr_slots, nr_drops;
+	struct bpfrr_ir_call *calls;
+	struct bpfrr_ir_slot *slots;
+	struct bpfrr_ir_drop *drops;
+	uint32_t cap_calls, cap_slots, cap_drops;
+};
+
+struct bpfrr_ir *bpfrr_ir_new(void);
+void bpfrr_ir_free(struct bpfrr_ir *ir);
+/* A deep copy (passes that rewrite calls work on copies); NULL on ENOMEM. */
+struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir);
+
+/*
+ * Builders.  Each returns the index of what it added, or -errno (-EINVAL
+ * for an argument out of range, -E2BIG beyond a BPFRR_IR_MAX_*, -ENOMEM).
+ * Data is copied.
+ */
+int bpfrr_ir_add_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name);
+int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name, const char *path,
+			   uint32_t open_flags);
+int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, const void *attr,
+		      uint32_t attr_size);
+/* data may be NULL (OUT buffers, or zero-filled IN) */
+int bpfrr_ir_add_buf(struct bpfrr_ir *ir, uint32_t call, int32_t parent, uint32_t ptr_offset,
+		     const char *path, const void *data, uint32_t len, uint32_t dir, uint32_t content);
+int bpfrr_ir_add_fdrel(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t offset, uint32_t slot,
+		       uint32_t ref);
+int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint32_t offset,
+			 uint32_t size, const char *name);
+/* The call returns the fd of slot (and becomes its producer). */
+int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot);
+int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const char *why);
+
+/*
+ * Checks everything a consumer relies on: offsets and lengths in bounds,
+ * buffer parents earlier in the same call, pointers not overlapping fds,
+ * slots in range, each CALL slot produced by exactly one call and used only
+ * after it, ld_imm64 relocations pointing at ld_imm64 instructions.
+ * 0, or -EINVAL with a one-line reason ("call 3 (seq 17): ...") in err.
+ */
+int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size);
+
+/* Does call c read or write slot s (as a relocation or as its result)? */
+bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot);
+
+/* "BPF_PROG_LOAD", "perf_event_open", "ioctl(PERF_EVENT_IOC_SET_BPF)" into buf */
+const char *bpfrr_ir_call_name(const struct bpfrr_ir_call *c, char *buf, size_t size);
+const char *bpfrr_ir_ref_name(uint32_t ref);
+
+#endif /* BPFRR_IR_H */

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plan.c - which calls a loader makes, in what order, in how many runs
+ * (see plan.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+#include "plan.h"
+
+/* A min-heap of call indices: among ready calls, the earliest recorded goes first. */
+struct heap {
+	uint32_t *v;
+	uint32_t n;
+};
+
+static void heap_push(struct heap *h, uint32_t x)
+{
+	uint32_t i = h->n++;
+
+	while (i && h->v[(i - 1) / 2] > x) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static uint32_t heap_pop(struct heap *h)
+{
+	uint32_t top = h->v[0], x = h->v[--h->n], i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = x;
+	return top;
+}
+
+struct deps {
+	uint32_t *indeg;
+	uint32_t *succ_start;	/* CSR: successors of i are succ[succ_start[i] .. succ_start[i+1]) */
+	uint32_t *succ;
+};
+
+static void deps_free(struct deps *d)
+{
+	free(d->indeg);
+	free(d->succ_start);
+	free(d->succ);
+	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * Edges from the previous toucher of each slot (and the previous GLOBAL
+ * call) to each call.  Calls touching one slot form a chain, so edges to
+ * the previous toucher give the whole order by transitivity.
+ */
+static int deps_build(const struct bpfrr_ir *ir, struct deps *d)
+{
+	uint32_t n = ir->nr_calls, *last, *cnt = NULL, i, j, nedges = 0, pass;
+	uint32_t last_global = UINT32_MAX;
+	int ret = -ENOMEM;
+
+	memset(d, 0, sizeof(*d));
+	last = malloc((ir->nr_slots + 1) * sizeof(*last));
+	d->indeg = calloc(n + 1, sizeof(*d->indeg));
+	d->succ_start = calloc(n + 2, sizeof(*d->succ_start));
+	cnt = calloc(n + 1, sizeof(*cnt));
+	if (!last || !d->indeg || !d->succ_start || !cnt)
+		goto out;
+	/* pass 0 counts the edges per source, pass 1 fills them in */
+	for (pass = 0; pass < 2; pass++) {
+		for (j = 0; j < ir->nr_slots; j++)
+			last[j] = UINT32_MAX;
+		last_global = UINT32_MAX;
+		for (i = 0; i < n; i++) {
+			const struct bpfrr_ir_call *c = &ir->calls[i];
+			uint32_t k, prev_added = UINT32_MAX;
+
+			for (k = 0; k <= c->nr_fdrels + 1; k++) {
+				uint32_t src;
+
+				if (k < c->nr_fdrels) {
+					src = last[c->fdrels[k].slot];
+					last[c->fdrels[k].slot] = i;
+				} else if (k == c->nr_fdrels) {
+					if (c->result_slot < 0)
+						continue;
+					src = last[c->result_slot];
+					last[c->result_slot] = i;
+				} else {
+					if (!(c->flags & BPFRR_IR_CALL_GLOBAL))
+						continue;
+					src = last_global;
+					last_global = i;
+				}
+				if (src == UINT32_MAX || src == i || src == prev_added)
+					continue;
+				prev_added = src;	/* cheap de-duplication of repeated slots */
+				if (pass == 0) {
+					cnt[src]++;
+					nedges++;
+				} else {
+					d->succ[d->succ_start[src] + cnt[src]++] = i;
+					d->indeg[i]++;
+				}
+			}
+		}
+		if (pass == 0) {
+			d->succ = malloc((nedges ? nedges : 1) * sizeof(*d->succ));
+			if (!d->succ)
+				goto out;
+			for (i = 0; i < n; i++)
+				d->succ_start[i + 1] = d->succ_start[i] + cnt[i];
+			memset(cnt, 0, (n + 1) * sizeof(*cnt));
+		}
+	}
+	ret = 0;
+out:
+	free(last);
+	free(cnt);
+	if (ret)
+		deps_free(d);
+	return ret;
+}
+
+/* Greedy schedule starting on side 'first'; returns the number of segments or -ENOMEM/-ELOOP. */
+static int schedule(const struct bpfrr_ir *ir, const struct deps *d, const uint8_t *side, uint32_t first,
+		    uint32_t *order, uint32_t *seg_of)
+{
+	uint32_t n = ir->nr_calls, *indeg, done = 0, cur = first, nsegs = 0, i, k;
+	struct heap ready[2] = { { NULL, 0 }, { NULL, 0 } };
+	bool open = false;
+	int ret = -ENOMEM;
+
+	indeg = malloc((n + 1) * sizeof(*indeg));
+	ready[0].v = malloc((n + 1) * sizeof(uint32_t));
+	ready[1].v = malloc((n + 1) * sizeof(uint32_t));
+	if (!indeg || !ready[0].v || !ready[1].v)
+		goto out;
+	memcpy(indeg, d->indeg, n * sizeof(*indeg));
+	for (i = 0; i < n; i++)
+		if (!indeg[i])
+			heap_push(&ready[side[i]], i);
+	while (done < n) {
+		if (!ready[cur].n) {
+			if (!ready[!cur].n) {
+				ret = -ELOOP;	/* cannot happen: edges only go forward */
+				goto out;
+			}
+			cur = !cur;
+			open = false;
+		}
+		i = heap_pop(&ready[cur]);
+		if (!open) {
+			nsegs++;
+			open = true;
+		}
+		seg_of[done] = nsegs - 1;
+		order[done++] = i;
+		for (k = d->succ_start[i]; k < d->succ_start[i + 1]; k++)
+			if (!--indeg[d->succ[k]])
+				heap_push(&ready[side[d->succ[k]]], d->succ[k]);
+	}
+	ret = nsegs;
+out:
+	free(indeg);
+	free(ready[0].v);
+	free(ready[1].v);
+	return ret;
+}
+
+static uint32_t count_moved(const uint32_t *order, uint32_t n)
+{
+	uint32_t i, moved = 0;
+
+	for (i = 0; i < n; i++)
+		moved += order[i] != i;
+	return moved;
+}
+
+static int plan_fail(char *err, size_t size, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int plan_fail(char *err, size_t size, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && size) {
+		va_start(ap, fmt);
+		vsnprintf(err, size, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+int bpfrr_plan_make(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, unsigned int flags,
+		    struct bpfrr_plan *plan, char *err, size_t err_size)
+{
+	uint32_t n = ir->nr_calls, i, *order2 = NULL, *seg_of = NULL, *seg_of2 = NULL;
+	uint8_t *area = NULL;
+	struct deps d = { 0 };
+	int ret = -ENOMEM, nseg;
+
+	memset(plan, 0, sizeof(*plan));
+	if (err && err_size)
+		err[0] = '\0';
+	plan->nr_calls = n;
+	plan->side = calloc(n + 1, 1);
+	plan->why_user = calloc(n + 1, sizeof(*plan->why_user));
+	plan->order = malloc((n + 1) * sizeof(*plan->order));
+	seg_of = malloc((n + 1) * sizeof(*seg_of));
+	if (!plan->side || !plan->why_user || !plan->order || !seg_of)
+		goto fail;
+
+	for (i = 0; i < n; i++) {
+		const struct bpfrr_ir_call *c = &ir->calls[i];
+		uint8_t *a = realloc(area, c->nr_bufs + 1);
+
+		if (!a)
+			goto fail;
+		area = a;
+		if (bpfrr_codegen_place(c, caps, area, &plan->why_user[i])) {
+			plan->side[i] = BPFRR_SIDE_USER;
+			plan->nr_user++;
+		} else {
+			plan->side[i] = BPFRR_SIDE_KERNEL;
+			plan->why_user[i] = NULL;
+			plan->nr_kernel++;
+		}
+	}
+
+	if (flags & BPFRR_PLAN_KEEP_ORDER || n == 0) {
+		nseg = 0;
+		for (i = 0; i < n; i++) {
+			plan->order[i] = i;
+			if (!i || plan->side[i] != plan->side[i - 1])
+				nseg++;
+			seg_of[i] = nseg - 1;
+		}
+	} else {
+		int nseg2;
+
+		ret = deps_build(ir, &d);
+		if (ret)
+			goto fail;
+		order2 = malloc(n * sizeof(*order2));
+		seg_of2 = malloc(n * sizeof(*seg_of2));
+		if (!order2 || !seg_of2) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		/* the recorded first call's side first, then the other; keep the better */
+		nseg = schedule(ir, &d, plan->side, plan->side[0], plan->order, seg_of);
+		nseg2 = schedule(ir, &d, plan->side, !plan->side[0], order2, seg_of2);
+		if (nseg < 0 || nseg2 < 0) {
+			ret = nseg < 0 ? nseg : nseg2;
+			goto fail;
+		}
+		if (nseg2 < nseg || (nseg2 == nseg && count_moved(order2, n) < count_moved(plan->order, n))) {
+			memcpy(plan->order, order2, n * sizeof(*order2));
+			memcpy(seg_of, seg_of2, n * sizeof(*seg_of2));
+			nseg = nseg2;
+		}
+	}
+	plan->nr_reordered = count_moved(plan->order, n);
+
+	/* segments, splitting kernel runs that are too long */
+	plan->segs = calloc(n + 1, sizeof(*plan->segs));
+	if (!plan->segs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		struct bpfrr_plan_seg *s = plan->nr_segs ? &plan->segs[plan->nr_segs - 1] : NULL;
+		uint32_t sd = plan->side[plan->order[i]];
+
+		if (!s || seg_of[i] != seg_of[i - 1] ||
+		    (sd == BPFRR_SIDE_KERNEL && s->nr == BPFRR_PLAN_MAX_SEG_CALLS)) {
+			s = &plan->segs[plan->nr_segs++];
+			s->side = sd;
+			s->first = i;
+			s->nr = 0;
+		}
+		s->nr++;
+	}
+	ret = 0;
+	goto out;
+fail:
+	bpfrr_plan_free(plan);
+	plan_fail(err, err_size, ret, "planning the replay: %s", strerror(-ret));
+out:
+	deps_free(&d);
+	free(area);
+	free(order2);
+	free(seg_of);
+	free(seg_of2);
+	return ret;
+}
+
+void bpfrr_plan_free(struct bpfrr_plan *plan)
+{
+	free(plan->side);
+	free(plan->why_user);
+	free(plan->order);
+	free(plan->segs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void bpfrr_plan_print(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, FILE *out)
+{
+	uint32_t s, k;
+
+	fprintf(out, "plan: %u calls, %u in kernel, %u in user space, %u segments, %u reordered\n",
+		plan->nr_calls, plan->nr_kernel, plan->nr_user, plan->nr_segs, plan->nr_reordered);
+	for (s = 0; s < plan->nr_segs; s++) {
+		const struct bpfrr_plan_seg *seg = &plan->segs[s];
+
+		fprintf(out, "  segment %u: %s, %u call%s\n", s,
+			seg->side == BPFRR_SIDE_KERNEL ? "loader run" : "user space", seg->nr,
+			seg->nr == 1 ? "" : "s");
+		for (k = seg->first; k < seg->first + seg->nr; k++) {
+			uint32_t ci = plan->order[k];
+			const struct bpfrr_ir_call *c = &ir->calls[ci];
+			char name[64];
+
+			fprintf(out, "    call %u (seq %llu) %s", ci, (unsigned long long)c->seq,
+				bpfrr_ir_call_name(c, name, sizeof(name)));
+			if (plan->why_user[ci])
+				fprintf(out, ": %s", plan->why_user[ci]);
+			fputc('\n', out);
+		}
+	}
+}

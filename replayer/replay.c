@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * replay.c - run an IR in the running kernel (see replay.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf_abi.h"
+#include "codegen.h"
+#include "exec.h"
+#include "replay.h"
+#include "run.h"
+
+enum {
+	CMD_PROG_LOAD = 5,
+	CMD_BTF_LOAD = 18,
+};
+
+static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	r->failed_call = call;
+	r->err = err;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static void close_all(struct bpfrr_replay *r)
+{
+	uint32_t i;
+
+	if (!r->fds || !r->ir)
+		return;
+	for (i = 0; i < r->ir->nr_slots; i++) {
+		if (r->fds[i] >= 0)
+			close(r->fds[i]);
+		r->fds[i] = -1;
+	}
+}
+
+void bpfrr_replay_close(struct bpfrr_replay *r)
+{
+	close_all(r);
+	free(r->fds);
+	free(r->log);
+	bpfrr_plan_free(&r->plan);
+	bpfrr_ir_free(r->ir);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- replay-time values --------------------------------------------------- */
+
+static int read_number(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EINVAL;
+	buf[n] = '\0';
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+static int resolve_one(const struct bpfrr_ir_resolve *rs, uint64_t *val, char *where, size_t size)
+{
+	static const char *const tracefs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	size_t i;
+	int ret = -ENOENT;
+
+	if (strstr(rs->name, "..") || rs->name[0] == '/')
+		return -EINVAL;
+	if (rs->kind == BPFRR_IR_RESOLVE_PMU_TYPE) {
+		snprintf(where, size, "/sys/bus/event_source/devices/%s/type", rs->name);
+		return read_number(where, val);
+	}
+	for (i = 0; i < sizeof(tracefs) / sizeof(tracefs[0]); i++) {
+		snprintf(where, size, "%s/events/%s/id", tracefs[i], rs->name);
+		ret = read_number(where, val);
+		if (ret != -ENOENT)
+			break;
+	}
+	return ret;
+}
+
+static int resolve_values(struct bpfrr_replay *r)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < r->ir->nr_calls; i++) {
+		struct bpfrr_ir_call *c = &r->ir->calls[i];
+
+		for (j = 0; j < c->nr_resolves; j++) {
+			const struct bpfrr_ir_resolve *rs = &c->resolves[j];
+			char where[512];
+			uint64_t v = 0;
+			int ret = resolve_one(rs, &v, where, sizeof(where));
+
+			if (ret)
+				return replay_fail(r, i, ret, "seq %llu: %s: %s", (unsigned long long)c->seq,
+						   where, strerror(-ret));
+			if (rs->size == 4) {
+				uint32_t v32 = v;
+
+				memcpy(c->attr + rs->offset, &v32, 4);
+			} else {
+				memcpy(c->attr + rs->offset, &v, 8);
+			}
+		}
+	}
+	return 0;
+}
+
+/* --- diagnostics ------------------------------------------------------------ */
+
+int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size)
+{
+	struct bpfrr_ir_call *c = &ir->calls[call];
+	const struct bpfrr_field *buf_f, *level_f, *size_f;
+	const char *path;
+	uint32_t level, i;
+	int ret;
+
+	if (c->op != BPFRR_IR_BPF || (c->cmd != CMD_PROG_LOAD && c->cmd != CMD_BTF_LOAD))
+		return -EINVAL;
+	buf_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_buf" : "btf_log_buf");
+	level_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_level" : "btf_log_level");
+	size_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_size" : "btf_log_size");
+	path = c->cmd == CMD_PROG_LOAD ? "attr.log_buf" : "attr.btf_log_buf";
+	if (!buf_f || !level_f || !size_f || (uint32_t)buf_f->offset + 8 > c->attr_size ||
+	    (uint32_t)level_f->offset + 4 > c->attr_size || (uint32_t)size_f->offset + 4 > c->attr_size)
+		return -ENOSPC;
+	memcpy(&level, c->attr + level_f->offset, 4);
+	if (!level) {
+		level = 1;
+		memcpy(c->attr + level_f->offset, &level, 4);
+	}
+	memcpy(c->attr + size_f->offset, &size, 4);
+	for (i = 0; i < c->nr_bufs; i++) {
+		if (c->bufs[i].parent == BPFRR_IR_IN_ATTR && c->bufs[i].ptr_offset == buf_f->offset) {
+			free(c->bufs[i].data);
+			c->bufs[i].data = NULL;
+			c->bufs[i].dir = BPFRR_DIR_OUT;
+			c->bufs[i].len = size;
+			c->bufs[i].flags |= BPFRR_IR_BUF_LOG;
+			return 0;
+		}
+	}
+	ret = bpfrr_ir_add_buf(ir, call, BPFRR_IR_IN_ATTR, buf_f->offset, path, NULL, size, BPFRR_DIR_OUT,
+			       BPFRR_CONTENT_LOG);
+	return ret < 0 ? ret : 0;
+}
+
+static char *log_copy(const uint8_t *p, uint32_t len)
+{
+	size_t n;
+	char *s;
+
+	if (!len || !p[0])
+		return NULL;
+	n = strnlen((const char *)p, len);
+	s = malloc(n + 1);
+	if (s) {
+		memcpy(s, p, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/* --- segments ----------------------------------------------------------------- */
+
+static bool has_blob_log(const struct bpfrr_ir *ir, const struct bpfrr_loader *l)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < l->nr_calls; i++) {
+		const struct bpfrr_ir_call *c = &ir->calls[l->calls[i].call];
+
+		for (j = 0; j < c->nr_bufs; j++)
+			if (c->bufs[j].flags & BPFRR_IR_BUF_LOG && l->calls[i].buf_area[j] == BPFRR_AREA_BLOB)
+				return true;
+	}
+	return false;
+}
+
+static int run_kernel_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg *seg,
+			      const struct bpfrr_replay_opts *o)
+{
+	const uint32_t *calls = &r->plan.order[seg->first];
+	struct bpfrr_loader_ctx *hdr;
+	struct bpfrr_run_result res = { 0 };
+	struct bpfrr_loader l;
+	uint8_t *ctx = NULL, *user = NULL, *blob_after = NULL;
+	char err[256];
+	uint64_t t0 = bpfrr_now_ns();
+	uint32_t i, k;
+	int ret;
+
+	ret = bpfrr_codegen(r->ir, calls, seg->nr, &r->caps, o->verbose ? BPFRR_CG_NOTES : 0, &l, err,
+			    sizeof(err));
+	r->t_codegen += bpfrr_now_ns() - t0;
+	if (ret)
+		return replay_fail(r, calls[0], ret, "generating loader %u: %s", r->nr_loader_runs, err);
+	if (o->verbose) {
+		fprintf(o->verbose, "loader run %u:\n", r->nr_loader_runs);
+		bpfrr_loader_print(r->ir, &l, o->verbose);
+	}
+	ctx = calloc(1, l.ctx_size);
+	user = l.user_size ? aligned_alloc(8, (l.user_size + 7) & ~7u) : NULL;
+	blob_after = has_blob_log(r->ir, &l) ? malloc(l.blob_size) : NULL;
+	if (!ctx || (l.user_size && !user) || (has_blob_log(r->ir, &l) && !blob_after)) {
+		ret = replay_fail(r, calls[0], -ENOMEM, "out of memory for loader %u", r->nr_loader_runs);
+		goto out;
+	}
+	if (user) {
+		memcpy(user, l.user, l.user_size);
+		for (i = 0; i < l.nr_user_relocs; i++) {
+			uint64_t v;
+
+			memcpy(&v, user + l.user_relocs[i], 8);
+			v += (uintptr_t)user;
+			memcpy(user + l.user_relocs[i], &v, 8);
+		}
+	}
+	hdr = (struct bpfrr_loader_ctx *)ctx;
+	hdr->user_base = (uintptr_t)user;
+	for (i = 0; i < r->ir->nr_slots; i++) {
+		int32_t fd = r->fds[i];
+
+		memcpy(ctx + BPFRR_LOADER_CTX_SLOTS + 4 * i, &fd, 4);
+	}
+
+	ret = bpfrr_run_syscall_prog(l.insns, l.nr_insns, "bpfrr_loader", l.blob, l.blob_size, ctx,
+				     l.ctx_size, blob_after, &res, err, sizeof(err));
+	r->t_load += res.t_load_ns;
+	r->t_run += res.t_run_ns;
+	r->nr_loader_runs++;
+	r->loader_insns += l.nr_insns;
+	r->loader_blob += l.blob_size;
+	r->loader_user += l.user_size;
+	if (ret) {
+		if (res.verifier_log) {
+			free(r->log);
+			r->log = res.verifier_log;
+			res.verifier_log = NULL;
+		}
+		ret = replay_fail(r, -1, ret, "loader %u (%u calls): %s", r->nr_loader_runs - 1, seg->nr, err);
+		goto out;
+	}
+	if (hdr->err) {
+		int failed = -1;
+
+		/* the loader closed what it made; find the call it names */
+		for (i = 0; i < l.nr_calls; i++)
+			if ((uint32_t)r->ir->calls[l.calls[i].call].seq == hdr->failed_seq) {
+				failed = i;
+				break;
+			}
+		if (failed < 0) {
+			ret = replay_fail(r, -1, hdr->err < 0 ? hdr->err : -EPROTO,
+					  "loader %u failed with %d at an unknown seq %u", r->nr_loader_runs - 1,
+					  hdr->err, hdr->failed_seq);
+			goto out;
+		} else {
+			const struct bpfrr_loader_call *lc = &l.calls[failed];
+			const struct bpfrr_ir_call *c = &r->ir->calls[lc->call];
+			char name[64];
+
+			for (k = 0; k < c->nr_bufs && !r->log; k++) {
+				if (!(c->bufs[k].flags & BPFRR_IR_BUF_LOG))
+					continue;
+				if (lc->buf_area[k] == BPFRR_AREA_USER)
+					r->log = log_copy(user + lc->buf_off[k], c->bufs[k].len);
+				else if (blob_after)
+					r->log = log_copy(blob_after + lc->buf_off[k], c->bufs[k].len);
+			}
+			ret = replay_fail(r, lc->call, hdr->err, "seq %llu %s (in loader %u): %s",
+					  (unsigned long long)c->seq, bpfrr_ir_call_name(c, name, sizeof(name)),
+					  r->nr_loader_runs - 1, strerror(-hdr->err));
+			goto out;
+		}
+	}
+	for (i = 0; i < l.nr_created; i++) {
+		int32_t fd;
+
+		memcpy(&fd, ctx + BPFRR_LOADER_CTX_SLOTS + 4 * l.created[i], 4);
+		r->fds[l.created[i]] = fd;
+		if (fd < 0) {
+			ret = replay_fail(r, -1, -EPROTO, "loader %u returned no fd for slot %u",
+					  r->nr_loader_runs - 1, l.created[i]);
+			goto out;
+		}
+	}
+	r->nr_kernel_calls += seg->nr;
+	ret = 0;
+out:
+	free(res.verifier_log);
+	free(ctx);
+	free(user);
+	free(blob_after);
+	bpfrr_loader_free(&l);
+	return ret;
+}
+
+static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg *seg,
+			    const struct bpfrr_replay_opts *o)
+{
+	uint32_t k;
+
+	for (k = seg->first; k < seg->first + seg->nr; k++) {
+		uint32_t ci = r->plan.order[k];
+		const struct bpfrr_ir_call *c = &r->ir->calls[ci];
+		uint64_t t0 = bpfrr_now_ns();
+		char name[64], *log = NULL;
+		int64_t ret;
+
+		bpfrr_ir_call_name(c, name, sizeof(name));
+		ret = bpfrr_exec_user(c, r->fds, &log);
+		r->t_user += bpfrr_now_ns() - t0;
+		if (o->verbose)
+			fprintf(o->verbose, "user space: call %u (seq %llu) %s = %lld\n", ci,
+				(unsigned long long)c->seq, name, (long long)ret);
+		if (ret < 0) {
+			free(r->log);
+			r->log = log;
+			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): %s",
+					   (unsigned long long)c->seq, name, strerror((int)-ret));
+		}
+		r->nr_user_calls++;
+	}
+	return 0;
+}
+
+static int open_path_slots(struct bpfrr_replay *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ir->nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &r->ir->slots[i];
+
+		if (s->source != BPFRR_IR_SLOT_PATH)
+			continue;
+		r->fds[i] = open(s->path, (int)s->open_flags | O_CLOEXEC);
+		if (r->fds[i] < 0)
+			return replay_fail(r, -1, -errno, "opening %s for slot %u: %s", s->path, i,
+					   strerror(errno));
+	}
+	return 0;
+}
+
+/* A failed load: make the calls again with a log buffer on the failing one. */
+static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
+{
+	struct bpfrr_replay_opts o2 = *o;
+	struct bpfrr_replay sub;
+	struct bpfrr_ir *ir2;
+	const struct bpfrr_ir_call *c;
+
+	if (r->log || r->failed_call < 0 || o->flags & BPFRR_REPLAY_NO_LOG_RERUN)
+		return;
+	c = &r->ir->calls[r->failed_call];
+	if (c->op != BPFRR_IR_BPF || (c->cmd != CMD_PROG_LOAD && c->cmd != CMD_BTF_LOAD))
+		return;
+	ir2 = bpfrr_ir_clone(r->ir);
+	if (!ir2)
+		return;
+	if (bpfrr_ir_force_log(ir2, r->failed_call, BPFRR_REPLAY_LOG_SIZE) == 0) {
+		o2.caps = &r->caps;
+		o2.flags |= BPFRR_REPLAY_NO_LOG_RERUN;
+		o2.verbose = NULL;
+		memset(&sub, 0, sizeof(sub));
+		bpfrr_replay_run(&sub, ir2, &o2);
+		if (sub.failed_call == r->failed_call && sub.log) {
+			r->log = sub.log;
+			sub.log = NULL;
+		}
+		bpfrr_replay_close(&sub);
+	}
+	bpfrr_ir_free(ir2);
+}
+
+int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const struct bpfrr_replay_opts *o)
+{
+	uint64_t t_start = bpfrr_now_ns(), t0;
+	char err[512];
+	uint32_t i;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->failed_call = -1;
+	r->ir = bpfrr_ir_clone(ir);
+	if (!r->ir)
+		return replay_fail(r, -1, -ENOMEM, "out of memory");
+	r->fds = malloc((ir->nr_slots + 1) * sizeof(*r->fds));
+	if (!r->fds)
+		return replay_fail(r, -1, -ENOMEM, "out of memory");
+	for (i = 0; i < ir->nr_slots; i++)
+		r->fds[i] = -1;
+	ret = bpfrr_ir_validate(r->ir, err, sizeof(err));
+	if (ret)
+		return replay_fail(r, -1, ret, "invalid IR: %s", err);
+
+	t0 = bpfrr_now_ns();
+	if (o->caps) {
+		r->caps = *o->caps;
+	} else {
+		ret = bpfrr_caps_probe(&r->caps, err, sizeof(err));
+		if (ret)
+			return replay_fail(r, -1, ret, "probing the kernel: %s", err);
+	}
+	r->t_probe = bpfrr_now_ns() - t0;
+	if (o->verbose)
+		bpfrr_caps_print(&r->caps, o->verbose);
+
+	ret = resolve_values(r);
+	if (ret)
+		goto fail;
+	t0 = bpfrr_now_ns();
+	ret = bpfrr_plan_make(r->ir, &r->caps, o->flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0,
+			      &r->plan, err, sizeof(err));
+	r->t_plan = bpfrr_now_ns() - t0;
+	if (ret) {
+		replay_fail(r, -1, ret, "%s", err);
+		goto fail;
+	}
+	if (o->verbose)
+		bpfrr_plan_print(r->ir, &r->plan, o->verbose);
+
+	ret = open_path_slots(r);
+	if (ret)
+		goto fail;
+	for (i = 0; i < r->plan.nr_segs; i++) {
+		const struct bpfrr_plan_seg *seg = &r->plan.segs[i];
+
+		if (seg->side == BPFRR_SIDE_KERNEL)
+			ret = run_kernel_segment(r, seg, o);
+		else
+			ret = run_user_segment(r, seg, o);
+		if (ret)
+			goto fail;
+	}
+	r->t_total = bpfrr_now_ns() - t_start;
+	return 0;
+fail:
+	close_all(r);
+	fetch_log(r, o);
+	r->t_total = bpfrr_now_ns() - t_start;
+	return ret;
+}

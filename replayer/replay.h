@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * replay.h - running an IR in the running kernel: the library behind
+ * `bpfrr replay` (and guest tests).  Guest only: this issues bpf().
+ *
+ * bpfrr_replay_run() probes the kernel (unless caps are given), resolves
+ * replay-time values (PMU types, tracepoint ids), plans (plan.h), opens
+ * the slots named by path, and then makes the calls segment by segment:
+ * a loader run (codegen.h, run.h) per kernel segment, bpfrr_exec_user()
+ * per user-space call.  On success the fds of every slot are in r->fds.
+ * On any failure every fd made so far is closed (the loader closes its
+ * own, the replayer the rest), r->failed_call/err/error say what failed,
+ * and for a failed BPF_PROG_LOAD/BTF_LOAD the calls up to it are made
+ * again with a log buffer to fetch the kernel's log (r->log), after which
+ * everything is closed again.
+ */
+#ifndef BPFRR_REPLAY_H
+#define BPFRR_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "caps.h"
+#include "ir.h"
+#include "plan.h"
+
+#define BPFRR_REPLAY_KEEP_ORDER		0x1	/* plan without reordering */
+#define BPFRR_REPLAY_NO_LOG_RERUN	0x2	/* no diagnostic rerun on a failed load */
+
+/* Size of the log buffer of a diagnostic rerun. */
+#define BPFRR_REPLAY_LOG_SIZE		(1u << 20)
+
+struct bpfrr_replay_opts {
+	const struct bpfrr_caps *caps;	/* NULL: probe the running kernel */
+	unsigned int flags;		/* BPFRR_REPLAY_* */
+	FILE *verbose;			/* plan, loader listings, steps; NULL for none */
+};
+
+struct bpfrr_replay {
+	struct bpfrr_ir *ir;		/* the replayed IR, replay-time values resolved */
+	struct bpfrr_caps caps;
+	struct bpfrr_plan plan;
+	int *fds;			/* per slot: its fd, or -1 */
+	/* outcome of a failure */
+	int failed_call;		/* IR call index, or -1 (failure outside a call) */
+	int err;			/* -errno */
+	char error[512];		/* one line */
+	char *log;			/* the kernel's log for the failed call, or NULL */
+	/* figures */
+	uint32_t nr_loader_runs, nr_kernel_calls, nr_user_calls;
+	uint32_t loader_insns, loader_blob, loader_user;	/* summed over runs */
+	uint64_t t_probe, t_plan, t_codegen, t_load, t_run, t_user, t_total;	/* ns */
+};
+
+/* 0 on success; -errno on failure (nothing left open; see r->error). */
+int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const struct bpfrr_replay_opts *o);
+/* Closes every fd still held and frees. */
+void bpfrr_replay_close(struct bpfrr_replay *r);
+
+/*
+ * Compares the objects with the identities recorded in the IR and prints a
+ * table to out.  Returns the number of mismatches, or -errno.
+ */
+int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out);
+
+/*
+ * Pins every KEEP slot that is a map, program or link as DIR/NAME (the slot
+ * name with '/' and other odd characters as '_').  All or nothing: 0, or
+ * -errno (what was pinned is unpinned) with a reason in err.
+ */
+int bpfrr_replay_pin(const struct bpfrr_replay *r, const char *dir, char *err, size_t err_size);
+
+/* The IR with the call's log buffer present (log_level 1 if it was 0): for diagnostics. */
+int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size);
+
+#endif /* BPFRR_REPLAY_H */

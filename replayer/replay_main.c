@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * replay_main.c - `bpfrr replay`: run a bundle in the running kernel,
+ * keep the objects (pin / hold / while a command runs), verify them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpfrr.h"
+#include "bundle.h"
+#include "codegen.h"
+#include "replay.h"
+#include "replayer.h"
+#include "run.h"
+#include "trace.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: bpfrr replay [OPTIONS] BUNDLE [-- CMD [ARGS...]]\n"
+		"\n"
+		"Replays a translated load (bpfrr translate) in the running kernel: calls that the\n"
+		"kernel's syscall programs can make run inside loader programs, the others in user\n"
+		"space. Objects live while bpfrr runs, unless pinned.\n"
+		"\n"
+		"  --pin DIR            pin the kept maps, programs and links under DIR (bpffs)\n"
+		"  --hold               keep the objects until SIGINT or SIGTERM\n"
+		"  -- CMD [ARGS...]     keep the objects while CMD runs; exit with its status\n"
+		"  --verify             compare the objects with the recorded identities; exit 1 on\n"
+		"                       a mismatch\n"
+		"  --keep-order         make the calls in recorded order (no regrouping)\n"
+		"  --plan               print the plan and the generated loaders, then stop\n"
+		"  --assume-caps NAME   with --plan: plan for a named kernel (%s)\n"
+		"                       instead of probing this one (no bpf() at all)\n"
+		"  -v, --verbose        print the kernel's capabilities, the plan, the loaders, steps\n"
+		"  -h, --help\n"
+		"\n"
+		"Exit status: 0 success, 1 replay failure or verification mismatch, 2 bad usage or\n"
+		"input; with a CMD, CMD's status once the replay succeeded.\n",
+		BPFRR_CAPS_ASSUME_NAMES);
+}
+
+static double ms(uint64_t ns)
+{
+	return ns / 1e6;
+}
+
+static int read_input(const char *path, struct bpfrr_ir **ir)
+{
+	char err[512], head[8] = { 0 };
+	ssize_t n = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	if (fd < 0 || n < 0) {
+		fprintf(stderr, "bpfrr replay: %s: %s\n", path, strerror(errno));
+		return BPFRR_EXIT_USAGE;
+	}
+	if (n == 8 && !memcmp(head, BPFRR_TRACE_MAGIC, 8)) {
+		fprintf(stderr, "bpfrr replay: %s is a trace; replaying a trace directly needs the "
+			"translator's front end, which is not built yet\n", path);
+		return BPFRR_EXIT_USAGE;
+	}
+	*ir = bpfrr_bundle_read(path, err, sizeof(err));
+	if (!*ir) {
+		fprintf(stderr, "bpfrr replay: %s\n", err);
+		return BPFRR_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --plan: what would run where, and the loaders, for the given caps. */
+static int print_plan(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, unsigned int plan_flags)
+{
+	struct bpfrr_plan plan;
+	char err[512];
+	uint32_t s;
+	int ret;
+
+	bpfrr_caps_print(caps, stdout);
+	ret = bpfrr_plan_make(ir, caps, plan_flags, &plan, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "bpfrr replay: %s\n", err);
+		return BPFRR_EXIT_FAILURE;
+	}
+	bpfrr_plan_print(ir, &plan, stdout);
+	for (s = 0; s < plan.nr_segs; s++) {
+		struct bpfrr_loader l;
+
+		if (plan.segs[s].side != BPFRR_SIDE_KERNEL)
+			continue;
+		ret = bpfrr_codegen(ir, &plan.order[plan.segs[s].first], plan.segs[s].nr, caps,
+				    BPFRR_CG_NOTES, &l, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "bpfrr replay: segment %u: %s\n", s, err);
+			bpfrr_plan_free(&plan);
+			return BPFRR_EXIT_FAILURE;
+		}
+		printf("segment %u ", s);
+		bpfrr_loader_print(ir, &l, stdout);
+		bpfrr_loader_free(&l);
+	}
+	bpfrr_plan_free(&plan);
+	return 0;
+}
+
+static void report(const struct bpfrr_replay *r, const struct bpfrr_ir *ir)
+{
+	printf("replay: %u calls: %u in kernel (%u loader run%s, %u insns, %u-byte blob, %u-byte user "
+	       "image), %u in user space; %u of %llu recorded calls dropped by the translator\n",
+	       ir->nr_calls, r->nr_kernel_calls, r->nr_loader_runs, r->nr_loader_runs == 1 ? "" : "s",
+	       r->loader_insns, r->loader_blob, r->loader_user, r->nr_user_calls, ir->nr_drops,
+	       (unsigned long long)ir->nr_recorded);
+	printf("replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f, run %.3f, user %.3f, "
+	       "total %.3f\n", ms(r->t_probe), ms(r->t_plan), ms(r->t_codegen), ms(r->t_load), ms(r->t_run),
+	       ms(r->t_user), ms(r->t_total));
+}
+
+static int hold(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	printf("replay: holding the objects; SIGINT or SIGTERM releases them\n");
+	fflush(stdout);
+	if (sigwait(&set, &sig))
+		return BPFRR_EXIT_FAILURE;
+	printf("replay: %s: releasing\n", strsignal(sig));
+	return 0;
+}
+
+static int run_command(char **argv)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "bpfrr replay: fork: %s\n", strerror(errno));
+		return BPFRR_EXIT_FAILURE;
+	}
+	if (!pid) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "bpfrr replay: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return BPFRR_EXIT_FAILURE;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int bpfrr_replay_main(int argc, char **argv)
+{
+	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME };
+	static const struct option options[] = {
+		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "hold", no_argument, NULL, OPT_HOLD },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "keep-order", no_argument, NULL, OPT_KEEP_ORDER },
+		{ "plan", no_argument, NULL, OPT_PLAN },
+		{ "assume-caps", required_argument, NULL, OPT_ASSUME },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *pin_dir = NULL, *assume = NULL;
+	bool do_hold = false, do_verify = false, do_plan = false;
+	struct bpfrr_replay_opts o = { 0 };
+	struct bpfrr_caps caps;
+	struct bpfrr_replay r;
+	struct bpfrr_ir *ir = NULL;
+	char **cmd = NULL, err[512];
+	int opt, ret, status = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+vh", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_PIN: pin_dir = optarg; break;
+		case OPT_HOLD: do_hold = true; break;
+		case OPT_VERIFY: do_verify = true; break;
+		case OPT_KEEP_ORDER: o.flags |= BPFRR_REPLAY_KEEP_ORDER; break;
+		case OPT_PLAN: do_plan = true; break;
+		case OPT_ASSUME: assume = optarg; break;
+		case 'v': o.verbose = stdout; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return BPFRR_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "bpfrr replay: no bundle given (see --help)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		/* getopt stops at "--" after the bundle; anything else is an error */
+		if (strcmp(argv[optind + 1], "--") || optind + 2 >= argc) {
+			fprintf(stderr, "bpfrr replay: unexpected '%s' (a command goes after '--')\n",
+				argv[optind + 1]);
+			return BPFRR_EXIT_USAGE;
+		}
+		cmd = &argv[optind + 2];
+	}
+	if (do_hold && cmd) {
+		fprintf(stderr, "bpfrr replay: --hold and a command exclude each other\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (assume && !do_plan) {
+		fprintf(stderr, "bpfrr replay: --assume-caps only goes with --plan: a real replay probes\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (do_plan && (do_hold || cmd || pin_dir || do_verify)) {
+		fprintf(stderr, "bpfrr replay: --plan replays nothing: no --pin, --hold, --verify or command\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	ret = read_input(argv[optind], &ir);
+	if (ret)
+		return ret;
+
+	if (do_plan) {
+		if (assume) {
+			if (bpfrr_caps_assume(&caps, assume)) {
+				fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume,
+					BPFRR_CAPS_ASSUME_NAMES);
+				bpfrr_ir_free(ir);
+				return BPFRR_EXIT_USAGE;
+			}
+		} else if (bpfrr_caps_probe(&caps, err, sizeof(err))) {
+			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
+			bpfrr_ir_free(ir);
+			return BPFRR_EXIT_FAILURE;
+		}
+		ret = print_plan(ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
+		bpfrr_ir_free(ir);
+		return ret;
+	}
+
+	ret = bpfrr_replay_run(&r, ir, &o);
+	if (ret) {
+		fprintf(stderr, "bpfrr replay: %s\n", r.error);
+		if (r.log)
+			fprintf(stderr, "bpfrr replay: the kernel's log:\n%s\n", r.log);
+		fprintf(stderr, "bpfrr replay: nothing was left behind\n");
+		report(&r, ir);
+		bpfrr_replay_close(&r);
+		bpfrr_ir_free(ir);
+		return BPFRR_EXIT_FAILURE;
+	}
+	report(&r, ir);
+	if (do_verify) {
+		uint64_t t0 = bpfrr_now_ns();
+		int bad = bpfrr_replay_verify(&r, stdout);
+
+		printf("replay: verify took %.3f ms\n", ms(bpfrr_now_ns() - t0));
+		if (bad)
+			status = BPFRR_EXIT_FAILURE;
+	}
+	if (!status && pin_dir) {
+		if (bpfrr_replay_pin(&r, pin_dir, err, sizeof(err))) {
+			fprintf(stderr, "bpfrr replay: %s\n", err);
+			status = BPFRR_EXIT_FAILURE;
+		} else {
+			printf("replay: pinned under %s\n", pin_dir);
+		}
+	}
+	fflush(stdout);
+	if (!status && do_hold)
+		status = hold();
+	else if (!status && cmd)
+		status = run_command(cmd);
+	bpfrr_replay_close(&r);
+	bpfrr_ir_free(ir);
+	return status;
+}
