@@ -43,4 +43,17 @@ grep -q 'hold' "$out.err" || fail "fx_maps --hold soon did not name the bad opti
 [ -s "$out" ] && fail "fx_maps --hold soon printed objects: $(cat "$out")"
 show "$out"
 
+# A failure after loading (pinning outside bpffs): status 1, a message naming
+# what failed, and no objects left behind.
+mkdir -p /tmp/not-bpffs
+out=$PWD/badpin.out
+run_loader "$out" fx_attach --pin /tmp/not-bpffs
+status=$?
+[ "$status" = 1 ] || fail "fx_attach --pin /tmp/not-bpffs exited with $status, expected 1"
+grep -q '^fx_attach: error: pinning ' "$out.err" ||
+	fail "fx_attach --pin /tmp/not-bpffs did not say what failed"
+wait_gone prog $(ids_of "$out" prog) || fail "fx_attach left programs behind after failing"
+wait_gone map $(ids_of "$out" map) || fail "fx_attach left maps behind after failing"
+show "$out"
+
 finish

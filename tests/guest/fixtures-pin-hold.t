@@ -1,7 +1,7 @@
 #!/bin/sh
 # The fixture loaders' --pin DIR (objects outlive the loader in bpffs until
-# unpinned) and --hold SECS (objects live while it holds, go when it is
-# signalled) options.
+# unpinned) and --hold SECS (objects live while it holds, with their BTF line
+# info, and go when it is signalled) options.
 . "$(dirname "$0")/fixtures-lib.sh"
 require_fixtures
 
@@ -47,6 +47,11 @@ for l in fx_globals fx_core fx_fork fx_onemap; do
 	if grep -q '^ready$' "$out"; then
 		all_exist prog $(ids_of "$out" prog) || fail "$l --hold: programs missing while held"
 		all_exist link $(ids_of "$out" link) || fail "$l --hold: links missing while held"
+		# -g's BTF line info reached the kernel: bpftool shows source lines.
+		for id in $(ids_of "$out" prog); do
+			bpftool prog dump xlated id "$id" | grep -q '^; ' ||
+				fail "$l --hold: program $id has no line info"
+		done
 		kill -TERM $pid
 		wait $pid
 		status=$?
