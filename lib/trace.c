@@ -1031,6 +1031,11 @@ static void decode_blob(struct cursor *c, struct bpfrr_rec_blob *b)
 			return;
 		}
 	}
+	if (b->id == 0) {
+		c->pos = 0;
+		cur_fail(c, "id", "blob id 0 is invalid");
+		return;
+	}
 	if (b->id <= r->nr_blobs) {
 		/* seen before a rewind: must be the very same record */
 		if (r->blobs[b->id - 1].data != b->data) {

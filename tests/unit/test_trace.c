@@ -865,6 +865,20 @@ START_TEST(structural_errors)
 	ck_assert_str_eq(bpfrr_trace_error(r), want);
 	bpfrr_trace_reader_close(r);
 
+	/* a BLOB with id 0 (found by the fuzzer: it once indexed blobs[-1]) */
+	len = base;
+	memset(payload, 0, sizeof(payload));
+	bpfrr_sha256("", 0, payload + 16);
+	append_record(buf, &len, BPFRR_REC_BLOB, payload, 52);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	snprintf(want, sizeof(want), "t.trace: offset %zu: BLOB record: id: blob id 0 is invalid", base + 12);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	bpfrr_trace_reader_close(r);
+	memset(payload, 0, sizeof(payload));
+
 	/* record type 0 */
 	len = base;
 	append_record(buf, &len, 0, payload, 4);

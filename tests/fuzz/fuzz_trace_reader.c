@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target: arbitrary bytes read as a trace, every record decoded
+ * and touched, then `bpfrr dump` run over it as text (-v), JSON and
+ * summary.  Each input is tried twice: as is (what a user's file meets),
+ * and with checksums ignored, so mutations get past the CRCs and reach the
+ * record decoders, the ABI walkers and the dumper's renderers.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilib \
+ *	tests/fuzz/fuzz_trace_reader.c lib/trace.c lib/sha256.c lib/bpf_abi*.c \
+ *	lib/bpf_disasm.c recorder/dump.c recorder/dump_json.c -lbpf -lelf -lz
+ *
+ * or `make fuzz` (builds build/fuzz/fuzz_trace_reader, seeds it with the
+ * synthetic traces of tests/data/synth_trace.h and runs it for
+ * FUZZ_SECONDS).
+ *
+ * With FUZZ_WRITE_SEEDS=DIR in the environment, the first run writes the
+ * synthetic traces into DIR and exits (seeding a corpus).
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../recorder/dump.h"
+#include "../data/synth_trace.h"
+#include "trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+static FILE *devnull;
+
+/* Read every field the decoder hands out, so ASan sees any bad pointer. */
+static size_t touch_regions(struct bpfrr_trace_reader *r, const struct bpfrr_trace_region *regs, uint32_t nr)
+{
+	size_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct bpfrr_rec_blob *b = bpfrr_trace_blob(r, regs[i].blob);
+
+		sum += strlen(regs[i].path) + regs[i].len;
+		if (b && b->len)
+			sum += ((const uint8_t *)b->data)[b->len - 1];
+	}
+	return sum;
+}
+
+static size_t touch(struct bpfrr_trace_reader *r, const struct bpfrr_trace_record *rec)
+{
+	size_t sum = 0;
+	uint32_t i;
+
+	switch (rec->type) {
+	case BPFRR_REC_BLOB:
+		if (rec->blob.len)
+			sum += ((const uint8_t *)rec->blob.data)[rec->blob.len - 1];
+		break;
+	case BPFRR_REC_TASK:
+		sum += strlen(rec->task.path);
+		for (i = 0; i < rec->task.argc; i++)
+			sum += strlen(rec->task.argv[i]);
+		break;
+	case BPFRR_REC_BPF_CALL:
+		if (rec->bpf_call.attr_len)
+			sum += ((const uint8_t *)rec->bpf_call.attr)[rec->bpf_call.attr_len - 1];
+		if (rec->bpf_call.attr_exit_len)
+			sum += ((const uint8_t *)rec->bpf_call.attr_exit)[rec->bpf_call.attr_exit_len - 1];
+		sum += touch_regions(r, rec->bpf_call.regions, rec->bpf_call.nr_regions);
+		break;
+	case BPFRR_REC_SYSCALL:
+		sum += strlen(rec->syscall.name);
+		sum += touch_regions(r, rec->syscall.regions, rec->syscall.nr_regions);
+		break;
+	case BPFRR_REC_OBJECT:
+		sum += strlen(rec->object.name);
+		break;
+	case BPFRR_REC_NOTE:
+		sum += strlen(rec->note.text);
+		break;
+	default:
+		if (rec->length)
+			sum += ((const uint8_t *)rec->payload)[rec->length - 1];
+		break;
+	}
+	return sum;
+}
+
+static void run(const uint8_t *data, size_t size, unsigned int flags)
+{
+	static const struct bpfrr_dump_opts opts[] = {
+		{ .verbose = true },
+		{ .json = true },
+		{ .summary = true, .json = true },
+	};
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	char *err = NULL;
+	volatile size_t sum = 0;
+	size_t i;
+
+	r = bpfrr_trace_open_mem(data, size, "fuzz.trace", flags, &err);
+	if (!r) {
+		/* a failed open always explains itself */
+		if (!err || !strstr(err, "fuzz.trace"))
+			abort();
+		free(err);
+		return;
+	}
+	if (bpfrr_trace_header(r))
+		sum += strlen(bpfrr_trace_header(r)->kernel_release);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+		sum += touch(r, &rec);
+	if (!strstr(bpfrr_trace_error(r), "fuzz.trace") && bpfrr_trace_next(r, &rec) != BPFRR_TRACE_EOF)
+		abort();
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		int status;
+
+		bpfrr_trace_rewind(r);
+		status = bpfrr_dump_trace(r, &opts[i], devnull, devnull);
+		if (status != 0 && status != 1 && status != 2 && status != BPFRR_EXIT_TRUNCATED)
+			abort();
+	}
+	bpfrr_trace_reader_close(r);
+	(void)sum;
+}
+
+static void write_seeds(const char *dir)
+{
+	char path[4096];
+	int fd, i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/synth-kprobe%s.trace", dir, i ? "-truncated" : "");
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || synth_kprobe_trace(fd, i == 0)) {
+			fprintf(stderr, "cannot write %s\n", path);
+			exit(1);
+		}
+	}
+	exit(0);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (getenv("FUZZ_WRITE_SEEDS"))
+		write_seeds(getenv("FUZZ_WRITE_SEEDS"));
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	run(data, size, 0);
+	run(data, size, BPFRR_TRACE_IGNORE_CHECKSUMS);
+	return 0;
+}
