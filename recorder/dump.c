@@ -190,9 +190,13 @@ struct counter {
 	uint64_t calls, failed;
 };
 
-struct created {
-	uint32_t kind;
-	uint64_t count;
+/* A failed call, for the summary. */
+struct failure {
+	uint64_t seq;
+	uint32_t tid;
+	const char *what;	/* command or syscall name (static or trace memory); NULL: unknown cmd */
+	uint32_t cmd;		/* the bpf() command when what is NULL */
+	int err;		/* errno; 0: did not return */
 };
 
 struct dump {
@@ -223,6 +227,8 @@ struct dump {
 	size_t nr_sys_counts, cap_sys_counts;
 	uint64_t created[BPFRR_OBJ__MAX + 1];
 	uint64_t nr_bpf, nr_sys, nr_failed, nr_tasks, nr_notes_total;
+	struct failure *failures;
+	size_t nr_failures, cap_failures;
 	bool have_end;
 	struct bpfrr_rec_end end;
 	bool oom;
@@ -1582,6 +1588,30 @@ static bool ensure_region_done(struct dump *d, uint32_t nr)
 	return true;
 }
 
+static void note_failure(struct dump *d, uint64_t seq, uint32_t tid, const char *what, uint32_t cmd,
+			 int64_t ret, uint32_t flags)
+{
+	struct failure *f;
+
+	if (d->nr_failures == d->cap_failures) {
+		size_t cap = d->cap_failures ? d->cap_failures * 2 : 16;
+
+		f = realloc(d->failures, cap * sizeof(*f));
+		if (!f) {
+			d->oom = true;
+			return;
+		}
+		d->failures = f;
+		d->cap_failures = cap;
+	}
+	f = &d->failures[d->nr_failures++];
+	f->seq = seq;
+	f->tid = tid;
+	f->what = what;
+	f->cmd = cmd;
+	f->err = flags & BPFRR_CALL_NO_EXIT ? 0 : bpfrr_trace_ret_errno(ret);
+}
+
 static void count_cmd(struct dump *d, uint32_t cmd, bool failed)
 {
 	struct counter *c = &d->cmd_counts[cmd < (uint32_t)BPFRR_ABI_NR_CMDS ? cmd : BPFRR_ABI_NR_CMDS];
@@ -1641,6 +1671,8 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 	d->nr_bpf++;
 	d->nr_failed += failed || (c->flags & BPFRR_CALL_NO_EXIT);
 	count_cmd(d, c->cmd, failed || (c->flags & BPFRR_CALL_NO_EXIT));
+	if ((failed || (c->flags & BPFRR_CALL_NO_EXIT)) && filter_bpf(d, c))
+		note_failure(d, c->seq, c->tid, cmd_name(c->cmd), c->cmd, c->ret, c->flags);
 	make_env(d, &env);
 	if (c->cmd < (uint32_t)BPFRR_ABI_NR_CMDS)
 		kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
@@ -1784,6 +1816,8 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 	d->tid = s->tid;
 	d->nr_sys++;
 	count_syscall(d, s->name, failed);
+	if (failed && filter_sys(d, s))
+		note_failure(d, s->seq, s->tid, s->name, 0, s->ret, s->flags);
 	/* the object an fd-returning syscall makes is named after it */
 	if (!failed) {
 		struct object *obj;
@@ -2042,6 +2076,24 @@ static void print_summary(struct dump *d, const char *name)
 			if (d->created[i])
 				json_u64(j, kind_name(i), d->created[i]);
 		json_obj_end(j);
+		json_arr_begin(j, "failures");
+		for (i = 0; i < d->nr_failures; i++) {
+			const struct failure *fl = &d->failures[i];
+
+			json_obj_begin(j, NULL);
+			json_u64(j, "seq", fl->seq);
+			json_u64(j, "tid", fl->tid);
+			if (fl->what)
+				json_str(j, "call", fl->what);
+			else
+				json_u64(j, "cmd_nr", fl->cmd);
+			if (fl->err)
+				json_str(j, "errno", errno_name(fl->err));
+			else
+				json_null(j, "errno");
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 		json_obj_begin(j, "syscalls");
 		for (i = 0; i < d->nr_sys_counts; i++) {
 			json_obj_begin(j, d->sys_counts[i].name);
@@ -2081,6 +2133,18 @@ static void print_summary(struct dump *d, const char *name)
 	for (i = 0; i <= BPFRR_OBJ__MAX; i++)
 		if (d->created[i])
 			fprintf(f, "  %-32s %6" PRIu64 "\n", kind_name(i), d->created[i]);
+	if (d->nr_failures)
+		fputs("failures:\n", f);
+	for (i = 0; i < d->nr_failures; i++) {
+		const struct failure *fl = &d->failures[i];
+
+		fprintf(f, "  #%" PRIu64 " [%u] ", fl->seq, fl->tid);
+		if (fl->what)
+			text_escape(f, fl->what, strlen(fl->what));
+		else
+			fprintf(f, "bpf_cmd_%u", fl->cmd);
+		fprintf(f, ": %s\n", fl->err ? errno_name(fl->err) : "did not return");
+	}
 	fputs("other syscalls the load depended on:\n", f);
 	for (i = 0; i < d->nr_sys_counts; i++) {
 		fputs("  ", f);
@@ -2158,6 +2222,7 @@ static void dump_free(struct dump *d)
 		d->all_objects = next;
 	}
 	free(d->sys_counts);
+	free(d->failures);
 	free(d->region_done);
 }
 
