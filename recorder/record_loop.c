@@ -623,8 +623,17 @@ static void on_exec(struct rec_session *s, struct rec_task *t)
 
 static void on_exit_event(struct rec_session *s, struct rec_task *t)
 {
+	unsigned long status = 0;
+
 	if (t->call) {
-		rec_call_abandon(s, t, t->call, "the task exited");
+		char why[64];
+
+		/* the message of PTRACE_EVENT_EXIT is the wait status to be */
+		if (!ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &status) && WIFSIGNALED((int)status))
+			snprintf(why, sizeof(why), "the task was killed by signal %d", WTERMSIG((int)status));
+		else
+			snprintf(why, sizeof(why), "the task exited");
+		rec_call_abandon(s, t, t->call, why);
 		rec_call_free(t->call);
 		t->call = NULL;
 	}
@@ -642,7 +651,13 @@ static void on_gone(struct rec_session *s, pid_t tid, int status)
 	if (!t)
 		return;
 	if (t->call) {
-		rec_call_abandon(s, t, t->call, WIFSIGNALED(status) ? "the task was killed" : "the task exited");
+		char why[64];
+
+		if (WIFSIGNALED(status))
+			snprintf(why, sizeof(why), "the task was killed by signal %d", WTERMSIG(status));
+		else
+			snprintf(why, sizeof(why), "the task exited");
+		rec_call_abandon(s, t, t->call, why);
 		rec_call_free(t->call);
 		t->call = NULL;
 	}

@@ -21,6 +21,7 @@
  *                  waits until it is stopped, continues it, exits 0 if the
  *                  child then exits 4
  *   ia32           a system call through the 32-bit ABI (int $0x80, x86_64)
+ *   fifo PATH      open the FIFO PATH for reading (blocks until a writer comes)
  *   spin           loop forever (to be killed)
  */
 #ifndef _GNU_SOURCE
@@ -233,6 +234,8 @@ int main(int argc, char **argv)
 		return mode_stop();
 	if (!strcmp(mode, "ia32"))
 		return mode_ia32();
+	if (!strcmp(mode, "fifo") && argc > 2)
+		return open(argv[2], O_RDONLY) < 0 ? 120 : 0;
 	if (!strcmp(mode, "spin"))
 		for (;;)
 			;

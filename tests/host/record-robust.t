@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tests/host/record-robust.t: what is left when things die (TAP).
+#   - a recorder killed with SIGKILL takes its tracee with it
+#     (PTRACE_O_EXITKILL) and leaves a trace whose complete records read,
+#     reported as truncated;
+#   - a tracee killed inside a call the recorder waits on leaves that call's
+#     record, marked "did not return", and a complete trace.
+# The tracees make no bpf() calls.
+set -u
+. "$(dirname "$0")/record-lib.sh"
+
+# wait_for COND SECS: poll until the shell condition holds
+wait_for() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+mkfifo "$tmp/fifo"
+
+# The recorder dies: the tracee (blocked opening a FIFO) must die with it.
+"$bpfrr" record --opens=all -o "$tmp/killed.trace" -- "$tracee" fifo "$tmp/fifo" &
+rec=$!
+wait_for "pgrep -P $rec >/dev/null" 5
+child=$(pgrep -P "$rec")
+wait_for "grep -q fifo /proc/$child/wchan 2>/dev/null || grep -q pipe /proc/$child/wchan 2>/dev/null" 5
+kill -KILL "$rec"
+{ wait "$rec"; } 2>/dev/null
+if wait_for "! kill -0 $child 2>/dev/null" 5; then
+	ok "a recorder killed with SIGKILL takes the tracee with it"
+else
+	not_ok "a recorder killed with SIGKILL takes the tracee with it" "tracee $child still runs"
+	kill -KILL "$child" 2>/dev/null
+fi
+"$tracecat" "$tmp/killed.trace" >"$tmp/killed.txt" 2>"$tmp/killed.err"
+expect "its trace reads as truncated (status 3)" 3 "$?"
+has "with the complete records before the kill" "$tmp/killed.txt" '^TASK event=exec '
+has "and the reader names the truncation" "$tmp/killed.err" 'truncat'
+
+# The tracee dies inside a call the recorder waits on (the open of a FIFO).
+"$bpfrr" record --opens=all -o "$tmp/midcall.trace" -- "$tracee" fifo "$tmp/fifo" &
+rec=$!
+wait_for "pgrep -P $rec >/dev/null" 5
+child=$(pgrep -P "$rec")
+wait_for "grep -q fifo /proc/$child/wchan 2>/dev/null || grep -q pipe /proc/$child/wchan 2>/dev/null" 5
+kill -KILL "$child"
+wait "$rec"
+expect "tracee killed mid-call: the recorder exits 137" 137 "$?"
+"$tracecat" "$tmp/midcall.trace" >"$tmp/midcall.txt"
+expect "the trace is complete" 0 "$?"
+has "the open is recorded as not returned (flag 0x1), with its path" "$tmp/midcall.txt" \
+	"^SYSCALL .* name=openat .* flags=0x1 ret=0 region=pathname:entry:len=[0-9]*:flags=0:\"$tmp/fifo\\.\""
+has "and a note says why" "$tmp/midcall.txt" '^NOTE .* text=openat_call_did_not_return:_the_task_was_killed_by_signal_9'
+
+done_testing
