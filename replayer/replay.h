@@ -65,7 +65,8 @@ int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out);
 
 /*
  * Pins every KEEP slot that is a map, program or link as DIR/NAME (the slot
- * name with '/' and other odd characters as '_').  All or nothing: 0, or
+ * name with characters other than letters, digits, '-' and '_' as '_':
+ * bpffs refuses dots, "map.counts" becomes "map_counts").  All or nothing: 0, or
  * -errno (what was pinned is unpinned) with a reason in err.
  */
 int bpfrr_replay_pin(const struct bpfrr_replay *r, const char *dir, char *err, size_t err_size);

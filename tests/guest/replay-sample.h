@@ -5,7 +5,7 @@
  *
  *   seq 3  BPF_BTF_LOAD      types u32, u64, int, a FUNC_PROTO and FUNC "count"  -> slot 0 (btf)
  *   seq 5  BPF_MAP_CREATE    hash "counts" u32 -> u64 x 16, btf_fd = slot 0        -> slot 1 (map)
- *   seq 8  BPF_PROG_LOAD     socket filter "count" bumping counts[0], ld_imm64 of
+ *   seq 8  BPF_PROG_LOAD     socket filter "count" bumping counts[7], ld_imm64 of
  *                            slot 1, prog_btf_fd = slot 0, func_info             -> slot 2 (prog)
  *   seq 9  BPF_MAP_UPDATE_ELEM counts[7] = 42, map_fd = slot 1
  * and with SAMPLE_FAIL_LAST:
@@ -46,7 +46,7 @@ enum { SAMPLE_SLOT_BTF, SAMPLE_SLOT_MAP, SAMPLE_SLOT_PROG };
 /* The BTF: [1] u32, [2] u64, [3] int, [4] int (void), [5] FUNC count */
 struct sample_btf {
 	struct btf_header hdr;
-	uint32_t types[4 * 3 + 3 + 3 + 3];
+	uint32_t types[4 * 3 + 3 + 3];	/* exactly the type section: the strings follow */
 	char strings[24];
 };
 
@@ -79,8 +79,8 @@ static inline uint32_t sample_prog(struct bpf_insn *insn, int bad, uint32_t *map
 {
 	uint32_t n = 0;
 
-	/* *(u32 *)(r10 - 4) = 0; r2 = r10 - 4 */
-	insn[n++] = (struct bpf_insn){ BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0 };
+	/* *(u32 *)(r10 - 4) = SAMPLE_KEY; r2 = r10 - 4 */
+	insn[n++] = (struct bpf_insn){ BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, SAMPLE_KEY };
 	insn[n++] = (struct bpf_insn){ BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0 };
 	insn[n++] = (struct bpf_insn){ BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4 };
 	/* r1 = map (fd 5 in the recording) */
