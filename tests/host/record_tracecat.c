@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf_abi.h"
 #include "trace.h"
 
 static void print_str(const char *key, const char *s)
@@ -88,9 +89,11 @@ int main(int argc, char **argv)
 		case BPFRR_REC_BPF_CALL: {
 			const struct bpfrr_rec_bpf_call *c = &rec.bpf_call;
 
-			printf("BPF_CALL seq=%llu tid=%u cmd=%u size=%u flags=%#x ret=%lld attr_len=%u",
-			       (unsigned long long)c->seq, c->tid, c->cmd, c->attr_size, c->flags,
-			       (long long)c->ret, c->attr_len);
+			const char *name = bpfrr_abi_cmd_name((int)c->cmd);
+
+			printf("BPF_CALL seq=%llu tid=%u cmd=%s cmdnr=%u size=%u flags=%#x ret=%lld attr_len=%u",
+			       (unsigned long long)c->seq, c->tid, name ? name : "?", c->cmd, c->attr_size,
+			       c->flags, (long long)c->ret, c->attr_len);
 			print_regions(r, c->nr_regions, c->regions);
 			break;
 		}
@@ -114,9 +117,13 @@ int main(int argc, char **argv)
 		case BPFRR_REC_OBJECT: {
 			const struct bpfrr_rec_object *o = &rec.object;
 
-			printf("OBJECT seq=%llu tid=%u fd=%d kind=%u flags=%#x err=%d id=%u type=%u",
+			int i;
+
+			printf("OBJECT seq=%llu tid=%u fd=%d kind=%u flags=%#x err=%d id=%u type=%u tag=",
 			       (unsigned long long)o->seq, o->tid, o->fd, o->kind, o->flags, o->err, o->id,
 			       o->type);
+			for (i = 0; i < 8; i++)
+				printf("%02x", o->tag[i]);
 			print_str("name", o->name);
 			break;
 		}
