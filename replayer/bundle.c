@@ -717,8 +717,11 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 		in_fail(&file, off, "bundle ends without an END record (truncated)");
 		goto fail;
 	}
-	if (off < len) {
-		in_fail(&file, off, "%zu bytes after the END record", len - off);
+	if (off != len) {
+		if (off < len)
+			in_fail(&file, off, "%zu bytes after the END record", len - off);
+		else
+			in_fail(&file, len, "file ends inside the END record's padding");
 		goto fail;
 	}
 	if (bpfrr_ir_validate(ir, err, err_size)) {

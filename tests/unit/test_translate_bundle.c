@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The bundle file: round trips of every IR element, truncation at every
+ * offset, corruption of every byte, records of a newer minor version,
+ * frames that are intact but describe an invalid IR.  Host only, no bpf().
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../replayer/bundle.h"
+#include "../../replayer/ir.h"
+#include "../guest/replay-sample.h"
+#include "trace.h"
+
+/* The sample plus every element the sample lacks: a path slot, a perf event
+ * with an fd argument and resolutions, an ioctl, nested buffers, OUT buffers,
+ * flags and identities of every kind. */
+static struct bpfrr_ir *rich_ir(void)
+{
+	struct bpfrr_ir *ir = sample_ir(SAMPLE_FAIL_LAST);
+	uint8_t pattr[128] = { 0 };
+	int cg, pe, c, link;
+
+	ck_assert_ptr_nonnull(ir);
+	ir->kernel_release = strdup("6.12.0-rec");
+	ir->source = strdup("loader.trace");
+	cg = bpfrr_ir_add_path_slot(ir, BPFRR_OBJ_CGROUP, "cgroup", "/sys/fs/cgroup", 0x10000);
+	pe = bpfrr_ir_add_slot(ir, BPFRR_OBJ_PERF_EVENT, "pe.sys_enter_openat");
+	link = bpfrr_ir_add_slot(ir, BPFRR_OBJ_LINK, "link.0");
+	ck_assert_int_ge(cg, 0);
+	c = bpfrr_ir_add_call(ir, 20, BPFRR_IR_PERF_EVENT_OPEN, 0, pattr, sizeof(pattr));
+	ck_assert_int_eq(bpfrr_ir_add_resolve(ir, c, BPFRR_IR_RESOLVE_PMU_TYPE, 0, 4, "tracepoint"), 0);
+	ck_assert_int_eq(bpfrr_ir_add_resolve(ir, c, BPFRR_IR_RESOLVE_TP_ID, 8, 8, "syscalls/sys_enter_openat"), 1);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 56, "perf_event_attr.config1", "do_sys_open", 12,
+					  BPFRR_DIR_IN, BPFRR_CONTENT_STRING), 0);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 2, cg, BPFRR_IR_REF_ARG), 0);
+	ir->calls[c].args[0] = -1;
+	ir->calls[c].args[1] = 3;
+	ir->calls[c].args[3] = 8;
+	ir->calls[c].recorded_ret = 11;
+	ck_assert_int_eq(bpfrr_ir_set_result(ir, c, pe), 0);
+	c = bpfrr_ir_add_call(ir, 21, BPFRR_IR_BPF, BPF_LINK_CREATE, pattr, 64);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 0, SAMPLE_SLOT_PROG, BPFRR_IR_REF_FIELD), 0);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 4, pe, BPFRR_IR_REF_FIELD), 1);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.link_create.kprobe_multi.syms",
+					  pattr, 16, BPFRR_DIR_IN, BPFRR_CONTENT_PTR_ARRAY), 0);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, 0, 8, "attr.link_create.kprobe_multi.syms[1]", "x", 2,
+					  BPFRR_DIR_IN, BPFRR_CONTENT_STRING), 1);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 24, "attr.out", NULL, 100, BPFRR_DIR_OUT,
+					  BPFRR_CONTENT_LOG), 2);
+	ir->calls[c].flags = BPFRR_IR_CALL_GLOBAL;
+	ck_assert_int_eq(bpfrr_ir_set_result(ir, c, link), 0);
+	ir->slots[link].flags = BPFRR_IR_SLOT_KEEP;
+	ir->slots[link].ident = (struct bpfrr_ir_ident){ .have = BPFRR_ID_TYPE | BPFRR_ID_LINK_PROG |
+							  BPFRR_ID_ATTACH_TYPE | BPFRR_ID_TARGET_BTF_ID,
+							  .type = 7, .attach_type = 41, .target_btf_id = 1234,
+							  .link_prog_slot = SAMPLE_SLOT_PROG };
+	memcpy(ir->slots[SAMPLE_SLOT_PROG].ident.tag, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	ir->slots[SAMPLE_SLOT_PROG].ident.have |= BPFRR_ID_TAG;
+	c = bpfrr_ir_add_call(ir, 22, BPFRR_IR_IOCTL, 0x2400, NULL, 0);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 0, pe, BPFRR_IR_REF_ARG), 0);
+	return ir;
+}
+
+static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
+{
+	uint32_t i, j;
+
+	ck_assert_uint_eq(a->arch, b->arch);
+	ck_assert_uint_eq(a->nr_recorded, b->nr_recorded);
+	ck_assert_pstr_eq(a->kernel_release, b->kernel_release);
+	ck_assert_pstr_eq(a->source, b->source);
+	ck_assert_uint_eq(a->nr_slots, b->nr_slots);
+	ck_assert_uint_eq(a->nr_calls, b->nr_calls);
+	ck_assert_uint_eq(a->nr_drops, b->nr_drops);
+	for (i = 0; i < a->nr_slots; i++) {
+		const struct bpfrr_ir_slot *x = &a->slots[i], *y = &b->slots[i];
+
+		ck_assert_uint_eq(x->kind, y->kind);
+		ck_assert_uint_eq(x->source, y->source);
+		ck_assert_uint_eq(x->flags, y->flags);
+		ck_assert_int_eq(x->producer, y->producer);
+		ck_assert_uint_eq(x->open_flags, y->open_flags);
+		ck_assert_pstr_eq(x->name, y->name);
+		ck_assert_pstr_eq(x->path, y->path);
+		ck_assert_mem_eq(&x->ident, &y->ident, sizeof(x->ident));
+	}
+	for (i = 0; i < a->nr_calls; i++) {
+		const struct bpfrr_ir_call *x = &a->calls[i], *y = &b->calls[i];
+
+		ck_assert_uint_eq(x->seq, y->seq);
+		ck_assert_uint_eq(x->op, y->op);
+		ck_assert_uint_eq(x->cmd, y->cmd);
+		ck_assert_uint_eq(x->flags, y->flags);
+		ck_assert_int_eq(x->result_slot, y->result_slot);
+		ck_assert_int_eq(x->recorded_ret, y->recorded_ret);
+		ck_assert_mem_eq(x->args, y->args, sizeof(x->args));
+		ck_assert_uint_eq(x->attr_size, y->attr_size);
+		if (x->attr_size)
+			ck_assert_mem_eq(x->attr, y->attr, x->attr_size);
+		ck_assert_uint_eq(x->nr_bufs, y->nr_bufs);
+		ck_assert_uint_eq(x->nr_fdrels, y->nr_fdrels);
+		ck_assert_uint_eq(x->nr_resolves, y->nr_resolves);
+		for (j = 0; j < x->nr_bufs; j++) {
+			ck_assert_str_eq(x->bufs[j].path, y->bufs[j].path);
+			ck_assert_int_eq(x->bufs[j].parent, y->bufs[j].parent);
+			ck_assert_uint_eq(x->bufs[j].ptr_offset, y->bufs[j].ptr_offset);
+			ck_assert_uint_eq(x->bufs[j].len, y->bufs[j].len);
+			ck_assert_uint_eq(x->bufs[j].dir, y->bufs[j].dir);
+			ck_assert_uint_eq(x->bufs[j].content, y->bufs[j].content);
+			ck_assert_uint_eq(x->bufs[j].flags, y->bufs[j].flags);
+			ck_assert_int_eq(!x->bufs[j].data, !y->bufs[j].data);
+			if (x->bufs[j].data)
+				ck_assert_mem_eq(x->bufs[j].data, y->bufs[j].data, x->bufs[j].len);
+		}
+		if (x->nr_fdrels)
+			ck_assert_mem_eq(x->fdrels, y->fdrels, x->nr_fdrels * sizeof(*x->fdrels));
+		for (j = 0; j < x->nr_resolves; j++) {
+			ck_assert_uint_eq(x->resolves[j].kind, y->resolves[j].kind);
+			ck_assert_uint_eq(x->resolves[j].offset, y->resolves[j].offset);
+			ck_assert_uint_eq(x->resolves[j].size, y->resolves[j].size);
+			ck_assert_str_eq(x->resolves[j].name, y->resolves[j].name);
+		}
+	}
+	for (i = 0; i < a->nr_drops; i++) {
+		ck_assert_uint_eq(a->drops[i].seq, b->drops[i].seq);
+		ck_assert_str_eq(a->drops[i].what, b->drops[i].what);
+		ck_assert_str_eq(a->drops[i].why, b->drops[i].why);
+	}
+}
+
+static void encode(const struct bpfrr_ir *ir, uint8_t **data, size_t *len)
+{
+	char err[256];
+
+	ck_assert_int_eq(bpfrr_bundle_encode(ir, (void **)data, len, err, sizeof(err)), 0);
+}
+
+START_TEST(round_trip)
+{
+	struct bpfrr_ir *ir = rich_ir(), *back;
+	uint8_t *data, *again;
+	size_t len, len2;
+	char err[256];
+
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	encode(ir, &data, &len);
+	ck_assert(bpfrr_bundle_sniff(data, len));
+	ck_assert_uint_eq(len % 8, 0);
+	back = bpfrr_bundle_decode(data, len, "rich", err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	encode(back, &again, &len2);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_mem_eq(data, again, len);
+	free(data);
+	free(again);
+	bpfrr_ir_free(back);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+START_TEST(file_round_trip)
+{
+	struct bpfrr_ir *ir = rich_ir(), *back;
+	char path[] = "/tmp/test_translate_bundle.XXXXXX", err[512];
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(bpfrr_bundle_write(ir, path, err, sizeof(err)), 0);
+	back = bpfrr_bundle_read(path, err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	bpfrr_ir_free(back);
+	unlink(path);
+	ck_assert_ptr_null(bpfrr_bundle_read(path, err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "No such file or directory"));
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/* An invalid IR is not written. */
+START_TEST(encode_validates)
+{
+	struct bpfrr_ir *ir = sample_ir(0);
+	char err[256];
+	void *data;
+	size_t len;
+
+	ir->calls[1].fdrels[0].slot = SAMPLE_SLOT_PROG;
+	ck_assert_int_eq(bpfrr_bundle_encode(ir, &data, &len, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is used before it is made"));
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+START_TEST(truncated_everywhere)
+{
+	struct bpfrr_ir *ir = rich_ir();
+	uint8_t *data;
+	size_t len, cut;
+	char err[256];
+
+	encode(ir, &data, &len);
+	for (cut = 0; cut < len; cut++) {
+		struct bpfrr_ir *back = bpfrr_bundle_decode(data, cut, "cut", err, sizeof(err));
+
+		ck_assert_msg(back == NULL, "a bundle cut at %zu of %zu decoded", cut, len);
+		ck_assert_msg(!strncmp(err, "cut: offset ", 12), "cut at %zu: '%s'", cut, err);
+	}
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+START_TEST(corrupt_every_byte)
+{
+	struct bpfrr_ir *ir = rich_ir();
+	uint8_t *data;
+	size_t len, at;
+	char err[256];
+
+	encode(ir, &data, &len);
+	for (at = 0; at < len; at++) {
+		struct bpfrr_ir *back;
+
+		data[at] ^= 0x20;
+		back = bpfrr_bundle_decode(data, len, "bad", err, sizeof(err));
+		ck_assert_msg(back == NULL, "byte %zu flipped: the bundle still decoded", at);
+		ck_assert_msg(!strncmp(err, "bad: offset ", 12), "byte %zu: '%s'", at, err);
+		data[at] ^= 0x20;
+	}
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/* --- hand-edited frames: right CRCs, wrong contents ---------------------------- */
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/* offset of the n-th record of type (0-based), or 0 */
+static size_t find_record(const uint8_t *data, size_t len, uint32_t type, int n)
+{
+	size_t off = 16;
+
+	while (off + 12 <= len) {
+		uint32_t t = get_le32(data + off), l = get_le32(data + off + 4);
+
+		if (t == type && n-- == 0)
+			return off;
+		off += 12 + l;
+		off += (8 - off % 8) % 8;
+	}
+	return 0;
+}
+
+static void fix_crc(uint8_t *data, size_t off)
+{
+	uint32_t len = get_le32(data + off + 4), crc = 0;
+
+	if (get_le32(data + off) == BPFRR_BUNDLE_HEADER)
+		crc = bpfrr_crc32c(crc, data, 16);
+	crc = bpfrr_crc32c(crc, data + off, 8);
+	crc = bpfrr_crc32c(crc, data + off + 12, len);
+	put_le32(data + off + 8, crc);
+}
+
+START_TEST(invalid_ir_in_valid_frames)
+{
+	struct bpfrr_ir *ir = sample_ir(0);
+	uint8_t *data;
+	size_t len, off;
+	char err[512];
+
+	encode(ir, &data, &len);
+	/* slot 0's producer (payload offset 16) names call 3, which makes nothing */
+	off = find_record(data, len, BPFRR_BUNDLE_SLOT, 0);
+	ck_assert_uint_gt(off, 0);
+	put_le32(data + off + 12 + 16, 3);
+	fix_crc(data, off);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "edited", err, sizeof(err)));
+	ck_assert_str_eq(err, "edited: invalid IR: slot 0 (btf): no call makes it");
+	free(data);
+
+	/* END counts that disagree with the records */
+	encode(ir, &data, &len);
+	off = find_record(data, len, BPFRR_BUNDLE_END, 0);
+	put_le32(data + off + 12 + 4, 7);
+	fix_crc(data, off);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "edited", err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "END counts do not match the records"));
+	free(data);
+
+	/* a buffer count the record cannot hold */
+	encode(ir, &data, &len);
+	off = find_record(data, len, BPFRR_BUNDLE_CALL, 2);
+	/* index 4, op 4, seq 8, cmd 4, flags 4, result 4, ret 8, args 32, attr_size 4: nr_bufs at 72 */
+	ck_assert_uint_eq(get_le32(data + off + 12 + 72), 3);
+	put_le32(data + off + 12 + 72, 0x10000000);
+	fix_crc(data, off);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "edited", err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "count 268435456 does not fit the record"));
+	free(data);
+
+	/* a version this reader does not know */
+	encode(ir, &data, &len);
+	data[8] = 2;
+	fix_crc(data, 16);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "v2", err, sizeof(err)));
+	ck_assert_str_eq(err, "v2: offset 8: bundle format version 2, this bpfrr reads 1");
+	free(data);
+
+	/* a trace is not a bundle */
+	ck_assert_ptr_null(bpfrr_bundle_decode("BPFRRTR\0\1\0\0\0\0\0\0\0", 16, "t", err, sizeof(err)));
+	ck_assert_str_eq(err, "t: offset 0: not a bpfrr bundle (magic \"BPFRRBN\" expected)");
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/* A record type of a newer minor version, before END, is skipped. */
+START_TEST(unknown_record_skipped)
+{
+	struct bpfrr_ir *ir = sample_ir(0), *back;
+	uint8_t *data, *bigger;
+	size_t len, end;
+	char err[256];
+
+	encode(ir, &data, &len);
+	end = find_record(data, len, BPFRR_BUNDLE_END, 0);
+	bigger = calloc(1, len + 24);
+	memcpy(bigger, data, end);
+	put_le32(bigger + end, 77);
+	put_le32(bigger + end + 4, 5);
+	memcpy(bigger + end + 12, "hello", 5);
+	fix_crc(bigger, end);
+	memcpy(bigger + end + 24, data + end, len - end);
+	back = bpfrr_bundle_decode(bigger, len + 24, "newer", err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	bpfrr_ir_free(back);
+	free(bigger);
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+static Suite *bundle_suite(void)
+{
+	Suite *s = suite_create("translate_bundle");
+	TCase *tc = tcase_create("bundle");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, file_round_trip);
+	tcase_add_test(tc, encode_validates);
+	tcase_add_test(tc, truncated_everywhere);
+	tcase_add_test(tc, corrupt_every_byte);
+	tcase_add_test(tc, invalid_ir_in_valid_frames);
+	tcase_add_test(tc, unknown_record_skipped);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(bundle_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
