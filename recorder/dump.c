@@ -533,6 +533,14 @@ static void text_word(FILE *f, const char *s)
 		text_quoted(f, s, strlen(s));
 }
 
+/* "INDENTlabel:\n" for a label that comes from the trace */
+static void text_label(FILE *f, const char *indent, const char *label)
+{
+	fputs(indent, f);
+	text_escape(f, label, strlen(label));
+	fputs(":\n", f);
+}
+
 static void hex(FILE *f, const void *data, size_t len)
 {
 	const unsigned char *p = data;
@@ -686,7 +694,8 @@ static void render_btf(struct dump *d, const void *data, size_t len, const char 
 		}
 		if (shown == TEXT_MAX_NAMES && !d->o->verbose)
 			break;
-		fprintf(d->out, "%s%s %s", shown ? ", " : ": ", kname, name);
+		fprintf(d->out, "%s%s ", shown ? ", " : ": ", kname);
+		text_escape(d->out, name, strlen(name));
 		shown++;
 	}
 	if (json) {
@@ -1768,7 +1777,7 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 	for (i = 0; i < c->nr_regions; i++) {
 		if (d->region_done[i])
 			continue;
-		fprintf(d->out, "    %s:\n", c->regions[i].path);
+		text_label(d->out, "    ", c->regions[i].path);
 		d->region_done[i] = true;
 		render_region(d, &c->regions[i], "      ");
 	}
@@ -1858,7 +1867,9 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 		json_newline(j);
 		goto out;
 	}
-	fprintf(d->out, "#%" PRIu64 " [%u] %s(", s->seq, s->tid, s->name);
+	fprintf(d->out, "#%" PRIu64 " [%u] ", s->seq, s->tid);
+	text_escape(d->out, s->name, strlen(s->name));
+	fputc('(', d->out);
 	for (i = 0; i < 6; i++)
 		fprintf(d->out, "%s%#" PRIx64, i ? ", " : "", s->args[i]);
 	fputc(')', d->out);
@@ -1869,7 +1880,7 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 	}
 	fputc('\n', d->out);
 	for (i = 0; i < s->nr_regions; i++) {
-		fprintf(d->out, "    %s:\n", s->regions[i].path);
+		text_label(d->out, "    ", s->regions[i].path);
 		render_region(d, &s->regions[i], "      ");
 	}
 out:
