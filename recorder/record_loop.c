@@ -611,7 +611,7 @@ static void on_exec(struct rec_session *s, struct rec_task *t)
 	if (!get_regs(t->tid, &regs, &size) && size != sizeof(regs)) {
 		char what[96];
 
-		snprintf(what, sizeof(what), "exec'd a %zu-byte-register (32-bit) image", size);
+		snprintf(what, sizeof(what), "exec'd a 32-bit image (a %zu-byte register set)", size);
 		refuse(s, t, what);
 		return;
 	}

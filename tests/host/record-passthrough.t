@@ -56,8 +56,17 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect "and the call never ran" "" "$(cat "$tmp/out")"
 	"$tracecat" "$tmp/t.trace" >"$tmp/t.txt"
 	has "the trace says why" "$tmp/t.txt" "^NOTE .*level=3 text=refused"
+	# a 32-bit image: refused at its exec, before its first instruction
+	printf '.globl _start\n_start:\n\tmovl $1, %%eax\n\tmovl $42, %%ebx\n\tint $0x80\n' >"$tmp/i386.s"
+	if as --32 "$tmp/i386.s" -o "$tmp/i386.o" 2>/dev/null && ld -m elf_i386 "$tmp/i386.o" -o "$tmp/i386" 2>/dev/null; then
+		record "$tmp/t.trace" -- "$tmp/i386" 2>"$tmp/err"
+		expect "a 32-bit image is refused with 125 (it would exit 42)" 125 "$rc"
+		has "with a one-line error" "$tmp/err" "exec'd a 32-bit image .*only native x86_64"
+	else
+		for i in 1 2; do skip "32-bit image refusal" "cannot assemble an i386 program"; done
+	fi
 else
-	for i in 1 2 3 4; do skip "ia32 refusal" "not an x86_64 machine"; done
+	for i in 1 2 3 4 5 6; do skip "ia32 refusal" "not an x86_64 machine"; done
 fi
 
 done_testing
