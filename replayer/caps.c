@@ -115,8 +115,8 @@ int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 static const char *sem_name(uint8_t sem)
 {
 	switch (sem) {
-	case BPFRR_PTR_KERNEL: return "kernel (bpfptr_t)";
-	case BPFRR_PTR_USER: return "user address";
+	case BPFRR_PTR_KERNEL: return "kernel";
+	case BPFRR_PTR_USER: return "user";
 	}
 	return "unknown";
 }
@@ -135,11 +135,12 @@ void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out)
 		name = bpfrr_abi_cmd_name(cmd);
 		fprintf(out, "%s%s", n++ % 4 ? " " : "\n    ", name ? name : "?");
 	}
-	fprintf(out, "%s\n  pointers from syscall programs:\n", n ? "" : " nothing");
+	fprintf(out, "%s\n  pointers in attrs from syscall programs (kernel: may address the blob; user: must be\n"
+		"  a user address; unknown: the call stays in user space):\n", n ? "" : " nothing");
 	for (i = 0; i < caps->nr_ptrs; i++) {
 		const char *name = bpfrr_abi_cmd_name(caps->ptrs[i].cmd);
 
-		fprintf(out, "    %-22s %-28s %-18s (%s", name ? name : "?", caps->ptrs[i].path,
+		fprintf(out, "    %-23s %-28s %-7s (%s", name ? name : "?", caps->ptrs[i].path,
 			sem_name(caps->ptrs[i].sem), caps->ptrs[i].basis);
 		if (caps->ptrs[i].probe_ret)
 			fprintf(out, ": %s", strerror(-caps->ptrs[i].probe_ret));
