@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# tests/host/qemu-run.t: the contract of qemu/run, checked by booting real guests
+# (TAP). On each arch: the command's exit status is the runner's, its stdout and
+# stderr arrive separately and intact, /share is read-write. On x86_64 also: a
+# megabyte of output arrives intact, a command line of several words keeps sh
+# semantics, a hanging guest is killed after --timeout with an error, a kernel
+# panic ends the run quickly with an error, and bad arguments are refused with
+# status 125.
+#
+# Environment: QEMU_RUN_T_ARCHES (default "x86_64 arm64"), QEMU_RUN_T_KERNEL
+# (default stock).
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+run=$top/qemu/run
+arches=${QEMU_RUN_T_ARCHES:-x86_64 arm64}
+variant=${QEMU_RUN_T_KERNEL:-stock}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	local line
+	for line in "$@"; do echo "# $line"; done
+}
+# check NAME CONDITION... : passes when the test command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+# Shows a file as TAP comments (for diagnosing failures).
+show() { sed 's/^/#   /' "$1"; }
+now_tenths() { local t=${EPOCHREALTIME/./}; echo $((t / 100000)); }
+
+for arch in $arches; do
+	# One boot: exit status, stdout/stderr separation, /share both ways.
+	share=$tmp/share-$arch
+	mkdir -p "$share"
+	echo "from the host $arch" >"$share/in.txt"
+	"$run" --arch "$arch" --kernel "$variant" --share "$share" --timeout 120 -- \
+		'echo "to stdout"; echo "to stderr" >&2; cat in.txt >copy.txt; uname -m >uname.txt; exit 3' \
+		>"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "$status" -eq 3 ]; then
+		ok "$arch: a command exiting 3 makes qemu/run exit 3"
+	else
+		not_ok "$arch: a command exiting 3 makes qemu/run exit 3" "exit status $status; stderr:"
+		show "$tmp/err"
+	fi
+	check "$arch: stdout carries only the command's stdout" \
+		[ "$(cat "$tmp/out")" = "to stdout" ]
+	check "$arch: stderr carries only the command's stderr" \
+		[ "$(cat "$tmp/err")" = "to stderr" ]
+	check "$arch: the guest reads /share and its writes appear on the host" \
+		cmp -s "$share/in.txt" "$share/copy.txt"
+	want=$arch
+	[ "$arch" = arm64 ] && want=aarch64
+	check "$arch: the command ran on a $want kernel" \
+		[ "$(cat "$share/uname.txt" 2>/dev/null)" = "$want" ]
+done
+
+arch=${arches%% *}
+
+# A megabyte of output, on both streams at once, arrives complete and in order.
+"$run" --arch "$arch" --kernel "$variant" --timeout 120 -- \
+	'seq 1 150000; seq 150000 -1 1 >&2' >"$tmp/out" 2>"$tmp/err"
+status=$?
+check "$arch: large stdout and stderr arrive intact (status $status)" \
+	eval '[ "$status" -eq 0 ] && cmp -s "$tmp/out" <(seq 1 150000) && cmp -s "$tmp/err" <(seq 150000 -1 1)'
+
+# Several words form one command line, as with ssh: sh parses them in the guest.
+"$run" --arch "$arch" --kernel "$variant" --timeout 120 -- echo one '&&' echo two '|' tr a-z A-Z \
+	>"$tmp/out" 2>"$tmp/err"
+check "$arch: several words are one sh command line" \
+	[ "$(cat "$tmp/out")" = "$(printf 'one\nTWO')" ]
+
+# A guest that hangs is killed after --timeout with a one-line error and status 125.
+start=$(now_tenths)
+"$run" --arch "$arch" --kernel "$variant" --timeout 15 -- sleep 9999 >"$tmp/out" 2>"$tmp/err"
+status=$?
+elapsed=$(($(now_tenths) - start))
+if [ "$status" -eq 125 ] && grep -q '^qemu/run: .*did not finish within 15 s' "$tmp/err" &&
+	[ "$elapsed" -lt 400 ]; then
+	ok "$arch: a hanging guest ends with an error after --timeout ($((elapsed / 10)) s)"
+else
+	not_ok "$arch: a hanging guest ends with an error after --timeout" \
+		"status $status after $((elapsed / 10)) s; stderr:"
+	show "$tmp/err"
+fi
+
+# A kernel panic (here: an initramfs without an init) ends the run at once.
+mkdir -p "$tmp/empty"
+(cd "$tmp/empty" && echo . | cpio -o -H newc --quiet) | gzip >"$tmp/empty.cpio.gz"
+start=$(now_tenths)
+BPFRR_INITRAMFS=$tmp/empty.cpio.gz "$run" --arch "$arch" --kernel "$variant" --timeout 120 -- true \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+elapsed=$(($(now_tenths) - start))
+if [ "$status" -eq 125 ] && grep -q '^qemu/run: .*panicked: Kernel panic' "$tmp/err" &&
+	[ "$elapsed" -lt 600 ]; then
+	ok "$arch: a kernel panic ends the run with an error ($((elapsed / 10)) s)"
+else
+	not_ok "$arch: a kernel panic ends the run with an error" \
+		"status $status after $((elapsed / 10)) s; stderr:"
+	show "$tmp/err"
+fi
+
+# The runner's own errors are status 125 with a one-line message, and boot nothing.
+for bad in "--arch mips --kernel stock -- true" \
+	"--arch $arch --kernel stock" \
+	"--arch $arch --kernel nope -- true" \
+	"--arch $arch --kernel stock --share $tmp/does-not-exist -- true" \
+	"--arch $arch --kernel stock --timeout soon -- true"; do
+	# shellcheck disable=SC2086 # the words of $bad are separate arguments
+	"$run" $bad >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "$status" -eq 125 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^qemu/run: ' "$tmp/err"; then
+		ok "qemu/run $bad: refused with status 125"
+	else
+		not_ok "qemu/run $bad: refused with status 125" "status $status; stderr:"
+		show "$tmp/err"
+	fi
+done
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
