@@ -70,9 +70,17 @@ int bpfrr_caps_set_ptr(struct bpfrr_caps *caps, int cmd, const char *path, enum 
 	if (i == caps->nr_ptrs) {
 		if (caps->nr_ptrs == BPFRR_CAPS_MAX_PTRS)
 			return -E2BIG;
+		if (strlen(path) >= sizeof(caps->ptrs[i].path))
+			return -ENAMETOOLONG;
 		caps->nr_ptrs++;
 	}
-	caps->ptrs[i] = (struct bpfrr_caps_ptr){ cmd, path, sem, probe_ret, basis };
+	if (strlen(path) >= sizeof(caps->ptrs[i].path))
+		return -ENAMETOOLONG;
+	caps->ptrs[i].cmd = cmd;
+	snprintf(caps->ptrs[i].path, sizeof(caps->ptrs[i].path), "%s", path);
+	caps->ptrs[i].sem = sem;
+	caps->ptrs[i].probe_ret = probe_ret;
+	snprintf(caps->ptrs[i].basis, sizeof(caps->ptrs[i].basis), "%s", basis);
 	return 0;
 }
 
@@ -110,6 +118,57 @@ int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int bpfrr_caps_parse_list(struct bpfrr_caps *caps, const char *text, const char *source, char *err,
+			  size_t err_size)
+{
+	const char *line = text;
+	int lineno;
+
+	memset(caps, 0, sizeof(*caps));
+	snprintf(caps->source, sizeof(caps->source), "%s", source);
+	for (lineno = 1; *line; lineno++) {
+		const char *end = strchr(line, '\n'), *p;
+		char name[64], field[BPFRR_CAPS_PATH_MAX];
+		int cmd, n = 0;
+
+		if (!end) {
+			snprintf(err, err_size, "line %d: no newline at its end", lineno);
+			return -EINVAL;
+		}
+		if (sscanf(line, "%d %63s%n", &cmd, name, &n) != 2 || line + n > end ||
+		    (line[n] != ' ' && line[n] != '\n') || cmd < 0 || cmd >= BPFRR_CAPS_MAX_CMDS) {
+			snprintf(err, err_size, "line %d: not 'NUMBER NAME [POINTER...]' with a command "
+				 "number below %d", lineno, BPFRR_CAPS_MAX_CMDS);
+			return -EINVAL;
+		}
+		caps->sys_bpf_cmds |= 1ull << cmd;
+		for (p = line + n; p < end;) {
+			char path[BPFRR_CAPS_PATH_MAX + 8];
+			size_t len;
+
+			while (p < end && *p == ' ')
+				p++;
+			len = strcspn(p, " \n");
+			if (!len)
+				break;
+			if (len >= sizeof(field) - 5) {
+				snprintf(err, err_size, "line %d: pointer name too long", lineno);
+				return -EINVAL;
+			}
+			memcpy(field, p, len);
+			field[len] = '\0';
+			snprintf(path, sizeof(path), "attr.%s", field);
+			if (bpfrr_caps_set_ptr(caps, cmd, path, BPFRR_PTR_KERNEL, 0, "kernel's list")) {
+				snprintf(err, err_size, "line %d: too many pointers", lineno);
+				return -E2BIG;
+			}
+			p += len;
+		}
+		line = end + 1;
+	}
+	return 0;
 }
 
 static const char *sem_name(uint8_t sem)

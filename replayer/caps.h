@@ -29,7 +29,13 @@
 #include <stdio.h>
 
 #define BPFRR_CAPS_MAX_CMDS	64
-#define BPFRR_CAPS_MAX_PTRS	32
+#define BPFRR_CAPS_MAX_PTRS	64
+#define BPFRR_CAPS_PATH_MAX	64
+
+/* The patched kernel's own list (issue 5): "NUMBER NAME [POINTER...]" per
+ * accepted command, POINTERs being the attr fields it reads from the
+ * program's memory. */
+#define BPFRR_CAPS_SYSFS	"/sys/kernel/bpf/syscall_prog_cmds"
 
 enum bpfrr_ptr_sem {
 	BPFRR_PTR_UNKNOWN = 0,	/* not known: the call must be made from user space */
@@ -39,10 +45,10 @@ enum bpfrr_ptr_sem {
 
 struct bpfrr_caps_ptr {
 	int cmd;
-	const char *path;	/* buffer path: "attr.log_buf" */
-	uint8_t sem;		/* enum bpfrr_ptr_sem */
-	int probe_ret;		/* what the probe saw (0 if assumed) */
-	const char *basis;	/* "probed", "bpfptr_t since 5.14", "assumed" */
+	char path[BPFRR_CAPS_PATH_MAX];	/* buffer path: "attr.log_buf" */
+	uint8_t sem;			/* enum bpfrr_ptr_sem */
+	int probe_ret;			/* what the probe saw (0 if not probed) */
+	char basis[32];			/* "probed", "bpfptr_t", "kernel's list", "6.12 source" */
 };
 
 struct bpfrr_caps {
@@ -91,9 +97,20 @@ enum bpfrr_ptr_sem bpfrr_caps_ptr(const struct bpfrr_caps *caps, uint32_t cmd, c
 void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out);
 
 /*
- * Probe the running kernel (probe.c): loads and runs two small syscall
- * programs.  Never call this outside a BPF-capable guest.  0, or -errno
- * with a message in err.
+ * Caps from the text of BPFRR_CAPS_SYSFS: the commands it lists, and as
+ * kernel pointers the fields it names (any other pointer stays unknown
+ * unless probed).  0, or -EINVAL with "line N: reason" in err.
+ */
+int bpfrr_caps_parse_list(struct bpfrr_caps *caps, const char *text, const char *source, char *err,
+			  size_t err_size);
+
+/*
+ * What the running kernel's syscall programs can do (probe.c): the
+ * kernel's own list (BPFRR_CAPS_SYSFS) if it has one, else a probe
+ * program for the commands; then a probe program for the pointers that may
+ * be user pointers (log_buf, btf_log_buf, raw_tracepoint.name) and that
+ * the list does not name.  Never call this outside a BPF-capable guest.
+ * 0, or -errno with a message in err.
  */
 int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size);
 

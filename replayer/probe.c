@@ -264,41 +264,77 @@ static enum bpfrr_ptr_sem classify(int32_t ret, int32_t kernel_errno)
 	return BPFRR_PTR_UNKNOWN;
 }
 
+/* The kernel's own list, if it has one: malloc'd text, or NULL (errno set). */
+static char *read_list(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen(BPFRR_CAPS_SYSFS, "re");
+	int saved;
+
+	if (!f)
+		return NULL;
+	if (getdelim(&text, &len, '\0', f) < 0) {
+		saved = ferror(f) ? errno : 0;
+		free(text);
+		text = saved ? NULL : strdup("");
+		errno = saved;
+	}
+	fclose(f);
+	return text;
+}
+
+/* Set a pointer's treatment from a probe answer, unless the kernel's list already said. */
+static void set_probed(struct bpfrr_caps *caps, int cmd, const char *path, int32_t answer,
+		       int32_t kernel_errno)
+{
+	if (answer == 1 || bpfrr_caps_ptr(caps, cmd, path) != BPFRR_PTR_UNKNOWN)
+		return;
+	bpfrr_caps_set_ptr(caps, cmd, path, classify(answer, kernel_errno), answer < 0 ? answer : 0,
+			   "probed");
+}
+
 int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size)
 {
 	int32_t answers[P_NR] = { 1, 1, 1, 1 };
-	uint64_t accepted = 0;
-	struct bpfrr_caps tmp;
 	struct utsname u;
-	char source[64];
+	char source[64], *list;
 	int ret;
 
-	memset(&tmp, 0, sizeof(tmp));
-	ret = probe_cmds(&tmp, &accepted, err, err_size);
-	if (ret)
-		return ret;
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "?");
-	snprintf(source, sizeof(source), "probed on %.40s", u.release);
-	bpfrr_caps_init(caps, accepted, source);
-	memcpy(caps->cmd_probe_ret, tmp.cmd_probe_ret, sizeof(caps->cmd_probe_ret));
-	caps->nr_probed_cmds = tmp.nr_probed_cmds;
+	list = read_list();
+	if (list) {
+		char why[128];
+
+		snprintf(source, sizeof(source), "kernel's list on %.40s", u.release);
+		ret = bpfrr_caps_parse_list(caps, list, source, why, sizeof(why));
+		free(list);
+		if (ret) {
+			snprintf(err, err_size, "%s: %s", BPFRR_CAPS_SYSFS, why);
+			return ret;
+		}
+	} else {
+		struct bpfrr_caps probed;
+		uint64_t accepted = 0;
+
+		memset(&probed, 0, sizeof(probed));
+		ret = probe_cmds(&probed, &accepted, err, err_size);
+		if (ret)
+			return ret;
+		snprintf(source, sizeof(source), "probed on %.40s", u.release);
+		bpfrr_caps_init(caps, accepted, source);
+		memcpy(caps->cmd_probe_ret, probed.cmd_probe_ret, sizeof(caps->cmd_probe_ret));
+		caps->nr_probed_cmds = probed.nr_probed_cmds;
+	}
 
 	ret = probe_ptrs(caps, answers, err, err_size);
 	if (ret)
 		return ret;
-	if (answers[P_LOG_PROG] != 1)
-		bpfrr_caps_set_ptr(caps, CMD_PROG_LOAD, "attr.log_buf", classify(answers[P_LOG_PROG], 0),
-				   answers[P_LOG_PROG] < 0 ? answers[P_LOG_PROG] : 0, "probed");
-	if (answers[P_LOG_BTF] != 1)
-		bpfrr_caps_set_ptr(caps, CMD_BTF_LOAD, "attr.btf_log_buf", classify(answers[P_LOG_BTF], 0),
-				   answers[P_LOG_BTF] < 0 ? answers[P_LOG_BTF] : 0, "probed");
+	set_probed(caps, CMD_PROG_LOAD, "attr.log_buf", answers[P_LOG_PROG], 0);
+	set_probed(caps, CMD_BTF_LOAD, "attr.btf_log_buf", answers[P_LOG_BTF], 0);
 	if (answers[P_RAWTP_NAME] != 1)
-		bpfrr_caps_set_ptr(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name",
-				   classify(answers[P_RAWTP_NAME], ENOENT),
-				   answers[P_RAWTP_NAME] < 0 ? answers[P_RAWTP_NAME] : 0, "probed");
-	else if (answers[P_RAWTP_PROG] < 0 && answers[P_RAWTP_PROG] != 1)
-		bpfrr_caps_set_ptr(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name",
-				   BPFRR_PTR_UNKNOWN, answers[P_RAWTP_PROG], "probe's program refused");
+		set_probed(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
+			   ENOENT);
 	return 0;
 }

@@ -325,6 +325,45 @@ START_TEST(empty_ir)
 }
 END_TEST
 
+/* The patched kernel's list of what syscall programs may do. */
+START_TEST(caps_from_kernel_list)
+{
+	static const char list[] =
+		"0 BPF_MAP_CREATE\n"
+		"2 BPF_MAP_UPDATE_ELEM key value\n"
+		"5 BPF_PROG_LOAD insns license fd_array func_info line_info core_relos\n"
+		"6 BPF_OBJ_PIN pathname\n"
+		"17 BPF_RAW_TRACEPOINT_OPEN raw_tracepoint.name\n"
+		"35 BPF_PROG_BIND_MAP\n";
+	struct bpfrr_caps caps;
+	char err[128];
+
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, list, "test list", err, sizeof(err)), 0);
+	ck_assert_str_eq(caps.source, "test list");
+	ck_assert_uint_eq(caps.sys_bpf_cmds, 1ull << 0 | 1ull << 2 | 1ull << 5 | 1ull << 6 | 1ull << 17 |
+					     1ull << 35);
+	ck_assert_uint_eq(caps.nr_ptrs, 10);
+	ck_assert_int_eq(bpfrr_caps_ptr(&caps, BPF_MAP_UPDATE_ELEM, "attr.value"), BPFRR_PTR_KERNEL);
+	ck_assert_int_eq(bpfrr_caps_ptr(&caps, BPF_OBJ_PIN, "attr.pathname"), BPFRR_PTR_KERNEL);
+	ck_assert_int_eq(bpfrr_caps_ptr(&caps, BPF_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name"),
+			 BPFRR_PTR_KERNEL);
+	/* not in the list: unknown until probed */
+	ck_assert_int_eq(bpfrr_caps_ptr(&caps, BPF_PROG_LOAD, "attr.log_buf"), BPFRR_PTR_UNKNOWN);
+	ck_assert_int_eq(bpfrr_caps_ptr(&caps, BPF_MAP_DELETE_ELEM, "attr.key"), BPFRR_PTR_UNKNOWN);
+	ck_assert(bpfrr_caps_cmd(&caps, BPF_PROG_BIND_MAP));
+	ck_assert(!bpfrr_caps_cmd(&caps, BPF_BTF_LOAD));
+
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, "", "empty", err, sizeof(err)), 0);
+	ck_assert_uint_eq(caps.sys_bpf_cmds, 0);
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, "0 BPF_MAP_CREATE", "x", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 1: no newline at its end");
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, "0 A\nx B\n", "x", err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "line 2: not 'NUMBER NAME [POINTER...]' with a command number below 64");
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, "99 BPF_X\n", "x", err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(bpfrr_caps_parse_list(&caps, "-1 BPF_X\n", "x", err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 static Suite *plan_suite(void)
 {
 	Suite *s = suite_create("translate_plan");
@@ -337,6 +376,7 @@ static Suite *plan_suite(void)
 	tcase_add_test(tc, random_irs);
 	tcase_add_test(tc, long_runs_split);
 	tcase_add_test(tc, empty_ir);
+	tcase_add_test(tc, caps_from_kernel_list);
 	suite_add_tcase(s, tc);
 	return s;
 }
