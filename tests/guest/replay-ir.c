@@ -22,7 +22,9 @@
  *    leaves no program, map, BTF or link behind (none with an id above
  *    the highest before the replay), in kernel and in user space;
  *  - a program the verifier refuses is reported with the verifier's log,
- *    again leaving nothing behind.
+ *    again leaving nothing behind;
+ *  - a raw tracepoint link made by the loader, its tracepoint name in the
+ *    replayer's memory where the kernel wants a user pointer.
  *
  * Exit status 0 when every check passed, 1 otherwise.
  */
@@ -324,6 +326,38 @@ static void check_bad_prog(const struct bpfrr_caps *caps)
 	check_nothing_left(&before, "after the refused program, nothing is left behind");
 }
 
+/*
+ * A raw tracepoint attached from the loader: on stock 6.12 the tracepoint
+ * name is read as a user pointer even from a syscall program, so the loader
+ * points it into the replayer's memory (the user image).
+ */
+static void check_raw_tp(const struct bpfrr_caps *caps)
+{
+	struct bpfrr_replay_opts o = { .caps = caps };
+	struct bpfrr_ir *ir = recorded_sample(SAMPLE_RAW_TP);
+	struct ids before = highest_ids();
+	struct bpfrr_replay r;
+	int ret, user = bpfrr_caps_ptr(caps, BPF_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name") ==
+			BPFRR_PTR_USER;
+
+	if (!ir)
+		return;
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == 0, "in-kernel replay with a raw tracepoint link: %s", ret ? r.error : "done");
+	if (!ret) {
+		check(r.nr_loader_runs == 1 && r.nr_kernel_calls == 6 && r.nr_user_calls == 0,
+		      "all 6 calls in 1 loader run (%u runs, %u in kernel, %u in user space)", r.nr_loader_runs,
+		      r.nr_kernel_calls, r.nr_user_calls);
+		check(!user || r.loader_user >= 10, "the tracepoint name went to the user image (%u bytes): %s",
+		      r.loader_user, user ? "a user pointer on this kernel" : "a kernel pointer on this kernel");
+		check(bpfrr_replay_verify(&r, stdout) == 0, "the link is a raw tracepoint link of the replayed "
+		      "program");
+	}
+	bpfrr_replay_close(&r);
+	bpfrr_ir_free(ir);
+	check_nothing_left(&before, "after closing the link, none is left");
+}
+
 static int write_bundles(const char *dir)
 {
 	static const struct {
@@ -367,6 +401,7 @@ int main(int argc, char **argv)
 	check_failure(&caps, 1);
 	check_failure(&caps, 0);
 	check_bad_prog(&caps);
+	check_raw_tp(&caps);
 	printf("%d check(s) failed\n", failures);
 	return failures ? 1 : 0;
 }

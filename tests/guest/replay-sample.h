@@ -10,8 +10,10 @@
  *   seq 9  BPF_MAP_UPDATE_ELEM counts[7] = 42, map_fd = slot 1
  * and with SAMPLE_FAIL_LAST:
  *   seq 12 BPF_MAP_UPDATE_ELEM counts[99] with BPF_EXIST: fails with ENOENT
- * or with SAMPLE_BAD_PROG the program reads r0 before setting it: the
- * verifier refuses it (EACCES) and has a log to show.
+ * or with SAMPLE_BAD_PROG the program reads r6 before setting it: the
+ * verifier refuses it (EACCES) and has a log to show.  SAMPLE_RAW_TP adds
+ *   seq 14 BPF_PROG_LOAD     a no-op raw tracepoint program "on_enter"         -> slot 3 (prog)
+ *   seq 15 BPF_RAW_TRACEPOINT_OPEN "sys_enter" (a user pointer on stock 6.12)  -> slot 4 (link)
  *
  * Used by the host unit tests (tests/unit/test_translate_*.c) and the guest
  * test program (tests/guest/replay-ir.c).  The attrs are laid out with the
@@ -33,6 +35,7 @@
 
 #define SAMPLE_FAIL_LAST	0x1
 #define SAMPLE_BAD_PROG		0x2
+#define SAMPLE_RAW_TP		0x4	/* and a raw tracepoint program attached to sys_enter */
 
 #define SAMPLE_KEY		7u
 #define SAMPLE_VALUE		42ull
@@ -41,7 +44,7 @@
 /* size of the attr up to and including field f (libbpf's offsetofend) */
 #define SAMPLE_ATTR_END(f) (offsetof(union bpf_attr, f) + sizeof(((union bpf_attr *)0)->f))
 
-enum { SAMPLE_SLOT_BTF, SAMPLE_SLOT_MAP, SAMPLE_SLOT_PROG };
+enum { SAMPLE_SLOT_BTF, SAMPLE_SLOT_MAP, SAMPLE_SLOT_PROG, SAMPLE_SLOT_TP_PROG, SAMPLE_SLOT_TP_LINK };
 
 /* The BTF: [1] u32, [2] u64, [3] int, [4] int (void), [5] FUNC count */
 struct sample_btf {
@@ -215,6 +218,47 @@ static inline struct bpfrr_ir *sample_ir(unsigned int flags)
 					      "attr.value", &value, 8, BPFRR_DIR_IN, BPFRR_CONTENT_VALUE));
 		SAMPLE_CHECK(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, map_fd),
 						SAMPLE_SLOT_MAP, BPFRR_IR_REF_FIELD));
+	}
+	if (flags & SAMPLE_RAW_TP) {
+		static const struct bpf_insn noop[] = {
+			{ BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0 },
+			{ BPF_JMP | BPF_EXIT, 0, 0, 0, 0 },
+		};
+
+		SAMPLE_CHECK(bpfrr_ir_add_slot(ir, BPFRR_OBJ_PROG, "prog.on_enter"));
+		SAMPLE_CHECK(bpfrr_ir_add_slot(ir, BPFRR_OBJ_LINK, "link.sys_enter"));
+		ir->slots[SAMPLE_SLOT_TP_LINK].flags = BPFRR_IR_SLOT_KEEP;
+		memset(&a, 0, sizeof(a));
+		a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		a.insn_cnt = 2;
+		strcpy(a.prog_name, "on_enter");
+		c = bpfrr_ir_add_call(ir, 14, BPFRR_IR_BPF, BPF_PROG_LOAD, &a, SAMPLE_ATTR_END(fd_array));
+		SAMPLE_CHECK(c);
+		SAMPLE_CHECK(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, insns),
+					      "attr.insns", noop, sizeof(noop), BPFRR_DIR_IN, BPFRR_CONTENT_INSNS));
+		SAMPLE_CHECK(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, license),
+					      "attr.license", "GPL", 4, BPFRR_DIR_IN, BPFRR_CONTENT_STRING));
+		SAMPLE_CHECK(bpfrr_ir_set_result(ir, c, SAMPLE_SLOT_TP_PROG));
+		ir->slots[SAMPLE_SLOT_TP_PROG].ident = (struct bpfrr_ir_ident){
+			.have = BPFRR_ID_TYPE | BPFRR_ID_NAME, .type = BPF_PROG_TYPE_RAW_TRACEPOINT,
+			.name = "on_enter",
+		};
+		memset(&a, 0, sizeof(a));
+		a.raw_tracepoint.name = 0x7ffd00006000ull;
+		a.raw_tracepoint.prog_fd = 6;
+		c = bpfrr_ir_add_call(ir, 15, BPFRR_IR_BPF, BPF_RAW_TRACEPOINT_OPEN, &a, 16);
+		SAMPLE_CHECK(c);
+		SAMPLE_CHECK(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, raw_tracepoint.name),
+					      "attr.raw_tracepoint.name", "sys_enter", 10, BPFRR_DIR_IN,
+					      BPFRR_CONTENT_STRING));
+		SAMPLE_CHECK(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR,
+						offsetof(union bpf_attr, raw_tracepoint.prog_fd), SAMPLE_SLOT_TP_PROG,
+						BPFRR_IR_REF_FIELD));
+		SAMPLE_CHECK(bpfrr_ir_set_result(ir, c, SAMPLE_SLOT_TP_LINK));
+		ir->slots[SAMPLE_SLOT_TP_LINK].ident = (struct bpfrr_ir_ident){
+			.have = BPFRR_ID_TYPE | BPFRR_ID_LINK_PROG, .type = BPF_LINK_TYPE_RAW_TRACEPOINT,
+			.link_prog_slot = SAMPLE_SLOT_TP_PROG,
+		};
 	}
 	SAMPLE_CHECK(bpfrr_ir_add_drop(ir, 1, "BPF_PROG_LOAD", "feature probe: made and closed, nothing uses it"));
 	SAMPLE_CHECK(bpfrr_ir_add_drop(ir, 10, "BPF_OBJ_GET_INFO_BY_FD", "read-only query"));
