@@ -46,7 +46,8 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 		ret = -ENOMEM;
 		goto out;
 	}
-	memcpy(attr, c->attr, c->attr_size);
+	if (c->attr_size)
+		memcpy(attr, c->attr, c->attr_size);
 	memcpy(args, c->args, sizeof(args));
 	for (i = 0; i < c->nr_bufs; i++) {
 		const struct bpfrr_ir_buf *b = &c->bufs[i];
