@@ -464,6 +464,12 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 		return;
 	}
 	s->stops++;
+	if (t->call) {
+		/* cannot happen: every waited-on call ends in an exit stop */
+		rec_call_abandon(s, t, t->call, "a new call began before its exit stop");
+		rec_call_free(t->call);
+		t->call = NULL;
+	}
 	c = rec_call_new((enum rec_sys)info.seccomp.ret_data);
 	if (!c) {
 		fprintf(stderr, "bpfrr record: out of memory\n");
