@@ -26,7 +26,8 @@ mkfifo "$tmp/fifo"
 rec=$!
 wait_for "pgrep -P $rec >/dev/null" 5
 child=$(pgrep -P "$rec")
-wait_for "grep -q fifo /proc/$child/wchan 2>/dev/null || grep -q pipe /proc/$child/wchan 2>/dev/null" 5
+wait_for "grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 5 ||
+	echo "# the tracee did not block in the FIFO open within 5 s"
 kill -KILL "$rec"
 { wait "$rec"; } 2>/dev/null
 if wait_for "! kill -0 $child 2>/dev/null" 5; then
@@ -45,7 +46,8 @@ has "and the reader names the truncation" "$tmp/killed.err" 'truncat'
 rec=$!
 wait_for "pgrep -P $rec >/dev/null" 5
 child=$(pgrep -P "$rec")
-wait_for "grep -q fifo /proc/$child/wchan 2>/dev/null || grep -q pipe /proc/$child/wchan 2>/dev/null" 5
+wait_for "grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 5 ||
+	echo "# the tracee did not block in the FIFO open within 5 s"
 kill -KILL "$child"
 wait "$rec"
 expect "tracee killed mid-call: the recorder exits 137" 137 "$?"
