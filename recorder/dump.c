@@ -30,158 +30,26 @@
 #include "bpf_disasm.h"
 #include "bpfrr.h"
 #include "dump.h"
+#include "fdmodel.h"
 #include "sha256.h"
 #include "trace.h"
+#include "u64map.h"
 
-#define CLONE_FILES_FLAG	0x00000400ull	/* <linux/sched.h> CLONE_FILES */
 #define SMALL_BUF		64	/* buffers up to this size are shown whole */
 #define LOG_EXCERPT_LINES	20	/* verifier log lines shown for a failed call */
 #define TEXT_MAX_NAMES		16	/* BTF names listed in text without -v */
 #define ARRAY_SHOWN		64	/* elements of id/number arrays shown without -v */
 
-/* --- a small u64 -> u64 hash map ---------------------------------------------------- */
+/* --- objects and fd tables (lib/fdmodel.h) ---------------------------------------- */
 
-struct u64map {
-	uint64_t *keys, *vals;
-	uint8_t *used;
-	size_t cap, nr;		/* cap: power of two or 0 */
-};
-
-static size_t u64map_slot(const struct u64map *m, uint64_t key)
-{
-	/* Fibonacci hashing spreads sequential seqs and fds */
-	return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
-}
-
-static bool u64map_get(const struct u64map *m, uint64_t key, uint64_t *val)
-{
-	size_t i;
-
-	if (!m->cap)
-		return false;
-	for (i = u64map_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key) {
-			if (val)
-				*val = m->vals[i];
-			return true;
-		}
-	return false;
-}
-
-static int u64map_put(struct u64map *m, uint64_t key, uint64_t val);
-
-static int u64map_grow(struct u64map *m)
-{
-	struct u64map bigger = { .cap = m->cap ? m->cap * 2 : 16 };
-	size_t i;
-
-	bigger.keys = calloc(bigger.cap, sizeof(uint64_t));
-	bigger.vals = calloc(bigger.cap, sizeof(uint64_t));
-	bigger.used = calloc(bigger.cap, 1);
-	if (!bigger.keys || !bigger.vals || !bigger.used) {
-		free(bigger.keys);
-		free(bigger.vals);
-		free(bigger.used);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->cap; i++)
-		if (m->used[i])
-			u64map_put(&bigger, m->keys[i], m->vals[i]);
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	*m = bigger;
-	return 0;
-}
-
-static int u64map_put(struct u64map *m, uint64_t key, uint64_t val)
-{
-	size_t i;
-
-	if ((m->nr + 1) * 2 > m->cap && u64map_grow(m))
-		return -ENOMEM;
-	for (i = u64map_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return 0;
-		}
-	m->used[i] = 1;
-	m->keys[i] = key;
-	m->vals[i] = val;
-	m->nr++;
-	return 0;
-}
-
-/* Linear probing deletion: shift later members of the cluster back. */
-static void u64map_del(struct u64map *m, uint64_t key)
-{
-	size_t i, j, home;
-
-	if (!m->cap)
-		return;
-	for (i = u64map_slot(m, key); m->used[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == key)
-			break;
-	if (!m->used[i])
-		return;
-	m->used[i] = 0;
-	m->nr--;
-	for (j = (i + 1) & (m->cap - 1); m->used[j]; j = (j + 1) & (m->cap - 1)) {
-		home = u64map_slot(m, m->keys[j]);
-		/* move j into the hole at i unless its home lies cyclically in (i, j] */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			m->keys[i] = m->keys[j];
-			m->vals[i] = m->vals[j];
-			m->used[i] = 1;
-			m->used[j] = 0;
-			i = j;
-		}
-	}
-}
-
-static int u64map_copy(struct u64map *dst, const struct u64map *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (!src->cap)
-		return 0;
-	dst->keys = malloc(src->cap * sizeof(uint64_t));
-	dst->vals = malloc(src->cap * sizeof(uint64_t));
-	dst->used = malloc(src->cap);
-	if (!dst->keys || !dst->vals || !dst->used)
-		return -ENOMEM;
-	memcpy(dst->keys, src->keys, src->cap * sizeof(uint64_t));
-	memcpy(dst->vals, src->vals, src->cap * sizeof(uint64_t));
-	memcpy(dst->used, src->used, src->cap);
-	dst->cap = src->cap;
-	dst->nr = src->nr;
-	return 0;
-}
-
-static void u64map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	memset(m, 0, sizeof(*m));
-}
-
-/* --- objects and fd tables ---------------------------------------------------------- */
-
-/* Something an fd referred to. */
+/* Something an fd referred to: the fd model's object and what dump shows of it. */
 struct object {
-	uint64_t origin;	/* seq of the call that made it; 0: made outside the trace */
-	uint32_t kind;		/* enum bpfrr_obj_kind */
+	struct bpfrr_fdm_obj base;	/* origin, kind; must be first */
 	uint32_t obj_type;	/* map / prog / link type, from the creating attr or the identity */
 	uint32_t key_size, value_size;
 	char name[20];		/* map_name / prog_name of the creating attr */
 	const char *made_by;	/* "BPF_MAP_CREATE", "perf_event_open", ... (static or trace memory) */
 	const struct bpfrr_rec_object *ident;	/* the recorder's identity, or NULL */
-	struct object *next_all;
-};
-
-struct fdtab {
-	int refs;
-	struct u64map fds;	/* fd -> struct object * */
 };
 
 /* Per-command and per-syscall counters of the summary. */
@@ -206,13 +74,11 @@ struct dump {
 	FILE *out, *err;
 	struct json_out j;
 
-	struct u64map idents;		/* seq -> struct bpfrr_rec_object * (heap copies) */
-	struct u64map notes;		/* seq -> index+1 of the first note in notes_list */
+	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (heap copies) */
+	struct bpfrr_u64map notes;	/* seq -> index+1 of the first note in notes_list */
 	struct bpfrr_rec_note *notes_list;
 	size_t nr_notes, cap_notes;
-	struct u64map objects;		/* origin seq -> struct object * */
-	struct object *all_objects;	/* every object, for freeing */
-	struct u64map tasks;		/* tid -> struct fdtab * */
+	struct bpfrr_fdmodel *fdm;	/* objects and every task's fd table */
 
 	/* the call being printed */
 	const struct bpfrr_rec_bpf_call *call;
@@ -234,188 +100,59 @@ struct dump {
 	bool oom;
 };
 
-static struct object *new_object(struct dump *d, uint64_t origin, uint32_t kind)
+/* A new object of the model: attach the recorder's identity of it. */
+static void init_object(void *ctx, struct bpfrr_fdm_obj *base)
 {
-	struct object *obj = calloc(1, sizeof(*obj));
+	struct object *obj = (struct object *)base;
+	struct dump *d = ctx;
+	uint64_t ident;
 
-	if (!obj) {
-		d->oom = true;
-		return NULL;
+	if (base->origin && bpfrr_u64map_get(&d->idents, base->origin, &ident)) {
+		obj->ident = (const struct bpfrr_rec_object *)(uintptr_t)ident;
+		obj->obj_type = obj->ident->type;
 	}
-	obj->origin = origin;
-	obj->kind = kind;
-	obj->next_all = d->all_objects;
-	d->all_objects = obj;
-	if (origin) {
-		uint64_t ident;
-
-		if (u64map_put(&d->objects, origin, (uintptr_t)obj))
-			d->oom = true;
-		if (u64map_get(&d->idents, origin, &ident)) {
-			obj->ident = (const struct bpfrr_rec_object *)(uintptr_t)ident;
-			if (!obj->obj_type)
-				obj->obj_type = obj->ident->type;
-		}
-	}
-	return obj;
 }
 
 /* The object made by call origin (created on first mention). */
 static struct object *object_of(struct dump *d, uint64_t origin, uint32_t kind)
 {
-	uint64_t v;
+	struct object *obj = (struct object *)bpfrr_fdm_object(d->fdm, origin, kind);
 
-	if (origin && u64map_get(&d->objects, origin, &v)) {
-		struct object *obj = (struct object *)(uintptr_t)v;
-
-		if (obj->kind == BPFRR_OBJ_NONE || obj->kind == BPFRR_OBJ_ANY)
-			obj->kind = kind;
-		return obj;
-	}
-	return new_object(d, origin, kind);
-}
-
-static struct fdtab *fdtab_new(struct dump *d)
-{
-	struct fdtab *t = calloc(1, sizeof(*t));
-
-	if (!t)
+	if (!obj)
 		d->oom = true;
-	else
-		t->refs = 1;
-	return t;
-}
-
-static void fdtab_put(struct fdtab *t)
-{
-	if (t && --t->refs == 0) {
-		u64map_free(&t->fds);
-		free(t);
-	}
-}
-
-static struct fdtab *fdtab_copy(struct dump *d, const struct fdtab *src)
-{
-	struct fdtab *t = fdtab_new(d);
-
-	if (t && src && u64map_copy(&t->fds, &src->fds)) {
-		d->oom = true;
-		fdtab_put(t);
-		return NULL;
-	}
-	return t;
-}
-
-/* The fd table of tid; a task never announced gets an empty one. */
-static struct fdtab *task_fdtab(struct dump *d, uint32_t tid)
-{
-	uint64_t v;
-	struct fdtab *t;
-
-	if (u64map_get(&d->tasks, tid, &v))
-		return (struct fdtab *)(uintptr_t)v;
-	t = fdtab_new(d);
-	if (t && u64map_put(&d->tasks, tid, (uintptr_t)t)) {
-		d->oom = true;
-		fdtab_put(t);
-		return NULL;
-	}
-	return t;
-}
-
-static void task_set_fdtab(struct dump *d, uint32_t tid, struct fdtab *t)
-{
-	uint64_t v;
-
-	if (u64map_get(&d->tasks, tid, &v))
-		fdtab_put((struct fdtab *)(uintptr_t)v);
-	if (!t)
-		u64map_del(&d->tasks, tid);
-	else if (u64map_put(&d->tasks, tid, (uintptr_t)t)) {
-		d->oom = true;
-		fdtab_put(t);
-	}
+	return obj;
 }
 
 static struct object *fd_object(struct dump *d, uint32_t tid, int fd)
 {
-	struct fdtab *t = task_fdtab(d, tid);
-	uint64_t v;
-
-	if (t && u64map_get(&t->fds, (uint32_t)fd, &v))
-		return (struct object *)(uintptr_t)v;
-	return NULL;
+	return (struct object *)bpfrr_fdm_lookup(d->fdm, tid, fd);
 }
 
-static void fd_assign(struct dump *d, uint32_t tid, int fd, struct object *obj)
+static void fd_assign(struct dump *d, uint32_t tid, int fd, struct object *obj, uint64_t seq)
 {
-	struct fdtab *t = task_fdtab(d, tid);
-
-	if (!t)
-		return;
-	if (!obj)
-		u64map_del(&t->fds, (uint32_t)fd);
-	else if (u64map_put(&t->fds, (uint32_t)fd, (uintptr_t)obj))
+	if (bpfrr_fdm_assign(d->fdm, tid, fd, obj ? &obj->base : NULL, seq))
 		d->oom = true;
 }
 
 static void apply_task(struct dump *d, const struct bpfrr_rec_task *t)
 {
-	struct fdtab *tab;
-
-	switch (t->event) {
-	case BPFRR_TASK_START:
-		task_set_fdtab(d, t->tid, fdtab_new(d));
+	if (t->event == BPFRR_TASK_START || t->event == BPFRR_TASK_THREAD || t->event == BPFRR_TASK_FORK)
 		d->nr_tasks++;
-		break;
-	case BPFRR_TASK_THREAD:
-	case BPFRR_TASK_FORK:
-		tab = task_fdtab(d, t->other_tid);
-		if (t->clone_flags & CLONE_FILES_FLAG) {
-			if (tab)
-				tab->refs++;
-		} else {
-			tab = fdtab_copy(d, tab);
-		}
-		task_set_fdtab(d, t->tid, tab);
-		d->nr_tasks++;
-		break;
-	case BPFRR_TASK_EXEC:
-		/* exec unshares the table; fds closed on exec arrive as FD_EVENTs */
-		tab = fdtab_copy(d, task_fdtab(d, t->other_tid ? t->other_tid : t->tid));
-		if (t->other_tid && t->other_tid != t->tid)
-			task_set_fdtab(d, t->other_tid, NULL);
-		task_set_fdtab(d, t->tid, tab);
-		break;
-	case BPFRR_TASK_EXIT:
-		task_set_fdtab(d, t->tid, NULL);
-		break;
-	}
+	if (bpfrr_fdm_task(d->fdm, t))
+		d->oom = true;
 }
 
 static void apply_fd_event(struct dump *d, const struct bpfrr_rec_fd_event *e)
 {
 	struct object *obj;
 
-	switch (e->op) {
-	case BPFRR_FD_NEW:
-	case BPFRR_FD_ADOPT:
-		obj = object_of(d, e->object, e->kind);
-		if (obj && !obj->made_by && e->op == BPFRR_FD_ADOPT)
-			obj->made_by = "adopted";
-		fd_assign(d, e->tid, e->fd, obj);
-		break;
-	case BPFRR_FD_DUP:
-		obj = fd_object(d, e->tid, e->fd);
-		if (!obj)
-			obj = object_of(d, e->object, e->kind);
-		fd_assign(d, e->tid, e->newfd, obj);
-		break;
-	case BPFRR_FD_CLOSE:
-	case BPFRR_FD_EXEC_CLOSE:
-		fd_assign(d, e->tid, e->fd, NULL);
-		break;
+	if (bpfrr_fdm_fd_event(d->fdm, e)) {
+		d->oom = true;
+		return;
 	}
+	obj = e->op == BPFRR_FD_ADOPT ? fd_object(d, e->tid, e->fd) : NULL;
+	if (obj && !obj->made_by)
+		obj->made_by = "adopted";
 }
 
 /* --- the walker's view of the trace --------------------------------------------------- */
@@ -467,7 +204,7 @@ static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *o
 		return -ENOENT;
 	id = obj->ident;
 	if (kind)
-		*kind = obj->kind;
+		*kind = obj->base.kind;
 	if (obj_type)
 		*obj_type = id && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED) ? id->type : obj->obj_type;
 	if (key_size)
@@ -578,15 +315,15 @@ static void text_object(struct dump *d, const struct object *obj)
 	const struct bpfrr_rec_object *id = obj->ident;
 	const char *name = id && id->name[0] ? id->name : obj->name;
 
-	fputs(kind_name(obj->kind), f);
+	fputs(kind_name(obj->base.kind), f);
 	if (name[0]) {
 		fputs(" '", f);
 		text_escape(f, name, strlen(name));
 		fputc('\'', f);
 	}
 	fputs(" (", f);
-	if (obj->origin)
-		fprintf(f, "#%" PRIu64 "%s%s", obj->origin, obj->made_by ? " " : "",
+	if (obj->base.origin)
+		fprintf(f, "#%" PRIu64 "%s%s", obj->base.origin, obj->made_by ? " " : "",
 			obj->made_by ? obj->made_by : "");
 	else
 		fputs("made outside the trace", f);
@@ -619,9 +356,9 @@ static void json_object_ref(struct dump *d, const char *key, const struct object
 	id = obj->ident;
 	name = id && id->name[0] ? id->name : obj->name;
 	json_obj_begin(j, key);
-	json_str(j, "kind", kind_name(obj->kind));
-	if (obj->origin)
-		json_u64(j, "origin", obj->origin);
+	json_str(j, "kind", kind_name(obj->base.kind));
+	if (obj->base.origin)
+		json_u64(j, "origin", obj->base.origin);
 	else
 		json_null(j, "origin");
 	json_str(j, "name", name);
@@ -742,9 +479,9 @@ static void short_object(struct dump *d, int32_t fd, char *buf, size_t size)
 	name = id && id->name[0] ? id->name : obj->name;
 	if (id && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED))
 		snprintf(idbuf, sizeof(idbuf), " id %u", id->id);
-	if (obj->origin)
+	if (obj->base.origin)
 		snprintf(buf, size, "%s%s%s#%" PRIu64 "%s", name[0] ? "'" : "", name, name[0] ? "' " : "",
-			 obj->origin, idbuf);
+			 obj->base.origin, idbuf);
 	else
 		snprintf(buf, size, "%s%s%sfd:%d%s", name[0] ? "'" : "", name, name[0] ? "' " : "", fd, idbuf);
 	/* names come from the tracee: keep the line printable */
@@ -956,7 +693,7 @@ static const struct bpfrr_struct_desc *info_desc_of_call(struct dump *d)
 	if (!f || f->offset + f->size > d->call->attr_len)
 		return NULL;
 	obj = fd_object(d, d->tid, (int32_t)bpfrr_abi_field_get(f, d->call->attr, d->call->attr_len));
-	return obj ? bpfrr_abi_info_desc(obj->kind) : NULL;
+	return obj ? bpfrr_abi_info_desc(obj->base.kind) : NULL;
 }
 
 /* What a region's bytes hold, rendered by content. */
@@ -1417,7 +1154,7 @@ static const struct bpfrr_rec_object *identity_of(struct dump *d, uint64_t seq)
 {
 	uint64_t v;
 
-	return u64map_get(&d->idents, seq, &v) ? (const struct bpfrr_rec_object *)(uintptr_t)v : NULL;
+	return bpfrr_u64map_get(&d->idents, seq, &v) ? (const struct bpfrr_rec_object *)(uintptr_t)v : NULL;
 }
 
 static void text_identity(struct dump *d, const struct bpfrr_rec_object *id, uint32_t kind)
@@ -1563,7 +1300,7 @@ static void note_list_for(struct dump *d, uint64_t seq, size_t *first)
 {
 	uint64_t v;
 
-	*first = seq && u64map_get(&d->notes, seq, &v) ? (size_t)v : 0;
+	*first = seq && bpfrr_u64map_get(&d->notes, seq, &v) ? (size_t)v : 0;
 }
 
 static void json_notes(struct dump *d, uint64_t seq)
@@ -1661,7 +1398,7 @@ static void note_created(struct dump *d, const struct bpfrr_rec_bpf_call *c, uin
 	}
 	d->created[kind < BPFRR_OBJ__MAX ? kind : BPFRR_OBJ__MAX]++;
 	if (c->ret >= 0 && c->ret <= INT32_MAX)
-		fd_assign(d, c->tid, (int)c->ret, obj);
+		fd_assign(d, c->tid, (int)c->ret, obj, c->seq);
 }
 
 static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
@@ -1829,15 +1566,10 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 		note_failure(d, s->seq, s->tid, s->name, 0, s->ret, s->flags);
 	/* the object an fd-returning syscall makes is named after it */
 	if (!failed) {
-		struct object *obj;
-		uint64_t v;
+		struct object *obj = object_of(d, s->seq, BPFRR_OBJ_NONE);
 
-		if (u64map_get(&d->objects, s->seq, &v)) {
-			obj = (struct object *)(uintptr_t)v;
+		if (obj)
 			obj->made_by = s->name;
-		} else if ((obj = new_object(d, s->seq, BPFRR_OBJ_NONE))) {
-			obj->made_by = s->name;
-		}
 	}
 	if (!filter_sys(d, s) || d->o->summary || !ensure_region_done(d, s->nr_regions))
 		goto out;
@@ -2184,10 +1916,10 @@ static int collect(struct dump *d)
 	int status;
 
 	while ((status = bpfrr_trace_next(d->r, &rec)) == BPFRR_TRACE_RECORD) {
-		if (rec.type == BPFRR_REC_OBJECT && !u64map_get(&d->idents, rec.object.seq, NULL)) {
+		if (rec.type == BPFRR_REC_OBJECT && !bpfrr_u64map_get(&d->idents, rec.object.seq, NULL)) {
 			struct bpfrr_rec_object *copy = malloc(sizeof(*copy));
 
-			if (!copy || u64map_put(&d->idents, rec.object.seq, (uintptr_t)copy)) {
+			if (!copy || bpfrr_u64map_put(&d->idents, rec.object.seq, (uintptr_t)copy)) {
 				free(copy);
 				return BPFRR_TRACE_NOMEM;
 			}
@@ -2203,8 +1935,8 @@ static int collect(struct dump *d)
 				d->cap_notes = cap;
 			}
 			d->notes_list[d->nr_notes++] = rec.note;
-			if (!u64map_get(&d->notes, rec.note.seq, NULL) &&
-			    u64map_put(&d->notes, rec.note.seq, d->nr_notes))
+			if (!bpfrr_u64map_get(&d->notes, rec.note.seq, NULL) &&
+			    bpfrr_u64map_put(&d->notes, rec.note.seq, d->nr_notes))
 				return BPFRR_TRACE_NOMEM;
 		}
 	}
@@ -2218,20 +1950,10 @@ static void dump_free(struct dump *d)
 	for (i = 0; i < d->idents.cap; i++)
 		if (d->idents.used[i])
 			free((void *)(uintptr_t)d->idents.vals[i]);
-	u64map_free(&d->idents);
-	u64map_free(&d->notes);
+	bpfrr_u64map_free(&d->idents);
+	bpfrr_u64map_free(&d->notes);
 	free(d->notes_list);
-	for (i = 0; i < d->tasks.cap; i++)
-		if (d->tasks.used[i])
-			fdtab_put((struct fdtab *)(uintptr_t)d->tasks.vals[i]);
-	u64map_free(&d->tasks);
-	u64map_free(&d->objects);
-	while (d->all_objects) {
-		struct object *next = d->all_objects->next_all;
-
-		free(d->all_objects);
-		d->all_objects = next;
-	}
+	bpfrr_fdm_free(d->fdm);
 	free(d->sys_counts);
 	free(d->failures);
 	free(d->region_done);
@@ -2252,6 +1974,9 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 	name = bpfrr_trace_name(r);
 	status = collect(&d);
 	bpfrr_trace_rewind(r);
+	d.fdm = bpfrr_fdm_new(sizeof(struct object), init_object, &d);
+	if (!d.fdm)
+		d.oom = true;
 
 	if (!opts->json && !opts->summary)
 		print_header(&d, name);
