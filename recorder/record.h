@@ -139,6 +139,10 @@ int rec_fdtab_end(const struct rec_fdtab *t);
 /* Read len bytes of task tid at addr: process_vm_readv, falling back to
  * /proc/TID/mem. 0, or -errno (-EFAULT for a partial read). */
 int rec_mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
+/* Tests: read only through /proc/TID/mem, as on kernels without process_vm_readv. */
+void rec_mem_use_proc_only(bool on);
+/* Forget cached state of task tid (it exec'd or ended). */
+void rec_mem_forget(pid_t tid);
 /* Read a NUL-terminated string of at most max bytes (incl. NUL) into a new
  * buffer; *len gets strlen. NULL (errno set) if unreadable or no NUL. */
 char *rec_mem_read_str(pid_t tid, uint64_t addr, size_t max, size_t *len);

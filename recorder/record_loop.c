@@ -93,6 +93,7 @@ static void task_del(struct rec_session *s, struct rec_task *t)
 		}
 	}
 	s->nr_tasks--;
+	rec_mem_forget(t->tid);
 	rec_call_free(t->call);
 	rec_fdtab_put(t->fdtab);
 	free(t);
@@ -594,6 +595,9 @@ static void on_exec(struct rec_session *s, struct rec_task *t)
 	if (ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg) < 0)
 		msg = t->tid;
 	former = (pid_t)msg;
+	/* a new address space: cached /proc/TID/mem fds refer to the old one */
+	rec_mem_forget(t->tid);
+	rec_mem_forget(former);
 	if (former != t->tid) {
 		/*
 		 * A non-leader thread exec'd: it now has the leader's tid (t),

@@ -22,29 +22,89 @@
 
 static bool vm_readv_missing;
 
-static int read_proc_mem(pid_t tid, uint64_t addr, void *buf, size_t len)
+void rec_mem_use_proc_only(bool on)
 {
-	char path[64];
-	size_t done = 0;
-	int fd, err = 0;
+	vm_readv_missing = on;
+}
 
+/*
+ * Open /proc/TID/mem files, kept across reads: the fallback path costs one
+ * pread per buffer instead of open+pread+close. An fd is tied to the address
+ * space it was opened on, so the loop forgets a task's fd when it execs or
+ * ends (rec_mem_forget), and a failed read retries once on a fresh fd.
+ */
+#define MEM_FDS 8
+static struct {
+	pid_t tid;
+	int fd;
+} mem_fds[MEM_FDS];
+static unsigned int mem_fd_next;
+
+void rec_mem_forget(pid_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < MEM_FDS; i++) {
+		if (mem_fds[i].tid == tid && mem_fds[i].fd > 0) {
+			close(mem_fds[i].fd);
+			mem_fds[i].tid = 0;
+			mem_fds[i].fd = 0;
+		}
+	}
+}
+
+static int mem_fd(pid_t tid)
+{
+	unsigned int i;
+	char path[64];
+	int fd;
+
+	for (i = 0; i < MEM_FDS; i++)
+		if (mem_fds[i].tid == tid && mem_fds[i].fd > 0)
+			return mem_fds[i].fd;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	i = mem_fd_next++ % MEM_FDS;
+	if (mem_fds[i].fd > 0)
+		close(mem_fds[i].fd);
+	mem_fds[i].tid = tid;
+	mem_fds[i].fd = fd;
+	return fd;
+}
+
+static int pread_all(int fd, uint64_t addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
 	while (done < len) {
 		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(addr + done));
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			err = n < 0 && errno != EIO ? -errno : -EFAULT;
-			break;
-		}
+		if (n <= 0)
+			return n < 0 && errno != EIO ? -errno : -EFAULT;
 		done += n;
 	}
-	close(fd);
-	return err;
+	return 0;
+}
+
+static int read_proc_mem(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	int fd = mem_fd(tid), err;
+
+	if (fd < 0)
+		return fd;
+	err = pread_all(fd, addr, buf, len);
+	if (!err)
+		return 0;
+	/* maybe an fd of an address space the task no longer has: once more */
+	rec_mem_forget(tid);
+	fd = mem_fd(tid);
+	if (fd < 0)
+		return fd;
+	return pread_all(fd, addr, buf, len);
 }
 
 int rec_mem_read(pid_t tid, uint64_t addr, void *buf, size_t len)

@@ -159,6 +159,9 @@ START_TEST(test_mem_read)
 	ck_assert_int_eq(waitpid(pid, &status, WUNTRACED), pid);
 	ck_assert(WIFSTOPPED(status));
 
+	/* both ways: process_vm_readv, and /proc/PID/mem as in the guests */
+	rec_mem_use_proc_only(_i == 1);
+	memset(buf, 0, sizeof(buf));
 	ck_assert_int_eq(rec_mem_read(pid, (uintptr_t)child_secret, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "changed in the child");
 	ck_assert_int_eq(buf[100], 'x');
@@ -181,6 +184,8 @@ START_TEST(test_mem_read)
 
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	rec_mem_forget(pid);
+	rec_mem_use_proc_only(false);
 }
 END_TEST
 
@@ -194,7 +199,7 @@ static Suite *fdtab_suite(void)
 	tcase_add_test(tc, test_copy_and_share);
 	tcase_add_test(tc, test_kind_from_link);
 	tcase_add_test(tc, test_proc_helpers);
-	tcase_add_test(tc, test_mem_read);
+	tcase_add_loop_test(tc, test_mem_read, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
