@@ -24,6 +24,7 @@ struct bpfrr_fdmodel {
 	struct bpfrr_u64map objects;	/* origin -> struct bpfrr_fdm_obj * */
 	struct bpfrr_u64map tasks;	/* tid -> struct fdtab * */
 	struct bpfrr_fdm_obj *all;
+	uint64_t clock;
 	bool oom;
 };
 
@@ -50,16 +51,19 @@ struct bpfrr_fdmodel *bpfrr_fdm_new(size_t obj_size, void (*init)(void *ctx, str
 	return m;
 }
 
-static void obj_ref(struct bpfrr_fdm_obj *obj)
+static void obj_ref(struct bpfrr_fdmodel *m, struct bpfrr_fdm_obj *obj)
 {
+	if (!obj->max_fds)
+		obj->first_clock = m->clock;
 	obj->nr_fds++;
 	if (obj->nr_fds > obj->max_fds)
 		obj->max_fds = obj->nr_fds;
 }
 
-static void obj_unref(struct bpfrr_fdm_obj *obj, uint64_t seq, uint32_t exit_tid)
+static void obj_unref(struct bpfrr_fdmodel *m, struct bpfrr_fdm_obj *obj, uint64_t seq, uint32_t exit_tid)
 {
 	if (obj->nr_fds && --obj->nr_fds == 0) {
+		obj->gone_clock = m->clock;
 		obj->close_seq = seq;
 		obj->exit_tid = seq ? 0 : exit_tid;
 	}
@@ -77,7 +81,7 @@ static struct fdtab *tab_new(struct bpfrr_fdmodel *m)
 }
 
 /* Drop a reference; the last one closes every fd in the table (tid exited or exec'd). */
-static void tab_put(struct fdtab *t, uint32_t tid)
+static void tab_put(struct bpfrr_fdmodel *m, struct fdtab *t, uint32_t tid)
 {
 	size_t i;
 
@@ -85,7 +89,7 @@ static void tab_put(struct fdtab *t, uint32_t tid)
 		return;
 	for (i = 0; i < t->fds.cap; i++)
 		if (t->fds.used[i])
-			obj_unref(obj_of(t->fds.vals[i]), 0, tid);
+			obj_unref(m, obj_of(t->fds.vals[i]), 0, tid);
 	bpfrr_u64map_free(&t->fds);
 	free(t);
 }
@@ -104,7 +108,7 @@ static struct fdtab *tab_copy(struct bpfrr_fdmodel *m, const struct fdtab *src)
 	}
 	for (i = 0; i < t->fds.cap; i++)
 		if (t->fds.used[i])
-			obj_ref(obj_of(t->fds.vals[i]));
+			obj_ref(m, obj_of(t->fds.vals[i]));
 	return t;
 }
 
@@ -116,7 +120,7 @@ void bpfrr_fdm_free(struct bpfrr_fdmodel *m)
 		return;
 	for (i = 0; i < m->tasks.cap; i++)
 		if (m->tasks.used[i])
-			tab_put(tab_of(m->tasks.vals[i]), (uint32_t)m->tasks.keys[i]);
+			tab_put(m, tab_of(m->tasks.vals[i]), (uint32_t)m->tasks.keys[i]);
 	bpfrr_u64map_free(&m->tasks);
 	bpfrr_u64map_free(&m->objects);
 	while (m->all) {
@@ -139,7 +143,7 @@ static struct fdtab *task_tab(struct bpfrr_fdmodel *m, uint32_t tid)
 	t = tab_new(m);
 	if (t && bpfrr_u64map_put(&m->tasks, tid, (uintptr_t)t)) {
 		m->oom = true;
-		tab_put(t, tid);
+		tab_put(m, t, tid);
 		return NULL;
 	}
 	return t;
@@ -152,11 +156,11 @@ static void task_set_tab(struct bpfrr_fdmodel *m, uint32_t tid, struct fdtab *t)
 
 	if (bpfrr_u64map_get(&m->tasks, tid, &v)) {
 		bpfrr_u64map_del(&m->tasks, tid);
-		tab_put(tab_of(v), tid);
+		tab_put(m, tab_of(v), tid);
 	}
 	if (t && bpfrr_u64map_put(&m->tasks, tid, (uintptr_t)t)) {
 		m->oom = true;
-		tab_put(t, tid);
+		tab_put(m, t, tid);
 	}
 }
 
@@ -221,9 +225,9 @@ int bpfrr_fdm_assign(struct bpfrr_fdmodel *m, uint32_t tid, int fd, struct bpfrr
 	if (!obj)
 		bpfrr_u64map_del(&t->fds, (uint32_t)fd);
 	if (obj)
-		obj_ref(obj);
+		obj_ref(m, obj);
 	if (old)
-		obj_unref(old, seq, tid);
+		obj_unref(m, old, seq, tid);
 	return 0;
 }
 
@@ -318,6 +322,11 @@ int bpfrr_fdm_for_each_fd(struct bpfrr_fdmodel *m,
 struct bpfrr_fdm_obj *bpfrr_fdm_objects(const struct bpfrr_fdmodel *m)
 {
 	return m->all;
+}
+
+void bpfrr_fdm_set_clock(struct bpfrr_fdmodel *m, uint64_t clock)
+{
+	m->clock = clock;
 }
 
 bool bpfrr_fdm_oom(const struct bpfrr_fdmodel *m)

@@ -37,6 +37,8 @@ struct bpfrr_fdm_obj {
 	uint32_t max_fds;	/* the most it ever had (0: never had an fd) */
 	uint64_t close_seq;	/* the call whose close/dup dropped nr_fds to 0 (0: none, or an exit) */
 	uint32_t exit_tid;	/* a task whose exit/exec dropped nr_fds to 0, else 0 */
+	uint64_t first_clock;	/* the caller's clock (bpfrr_fdm_set_clock) when it got its first fd */
+	uint64_t gone_clock;	/* ... when nr_fds last dropped to 0 */
 	struct bpfrr_fdm_obj *next_all;	/* every object, newest first */
 };
 
@@ -73,6 +75,10 @@ int bpfrr_fdm_for_each_fd(struct bpfrr_fdmodel *m,
 
 /* Every object, newest first. */
 struct bpfrr_fdm_obj *bpfrr_fdm_objects(const struct bpfrr_fdmodel *m);
+
+/* A number the caller advances (e.g. the index of the record being applied),
+ * stamped into first_clock and gone_clock; 0 at first. */
+void bpfrr_fdm_set_clock(struct bpfrr_fdmodel *m, uint64_t clock);
 
 /* Did an allocation fail at some point (the model may be incomplete)? */
 bool bpfrr_fdm_oom(const struct bpfrr_fdmodel *m);

@@ -1,17 +1,504 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * frontend.c - trace -> IR (see frontend.h).  Not built yet.
+ * frontend.c - trace -> IR (see frontend.h): loading the trace into
+ * memory, helpers the passes share, the driver that runs the passes, and
+ * --explain.
  */
-#include <stdio.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "frontend.h"
+#include "frontend_int.h"
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static void *memdup(const void *p, size_t len)
+{
+	void *q = malloc(len ? len : 1);
+
+	if (q && len)
+		memcpy(q, p, len);
+	return q;
+}
+
+static int add_event(struct fe_trace *t, uint8_t type, uint32_t idx)
+{
+	if (grow((void **)&t->events, &t->cap_events, t->nr_events + 1, sizeof(*t->events)))
+		return -ENOMEM;
+	t->events[t->nr_events++] = (struct fe_event){ type, idx };
+	return 0;
+}
+
+static int load_call(struct fe_trace *t, const struct bpfrr_trace_record *rec)
+{
+	struct fe_call *c;
+	uint32_t nr_regions;
+	const struct bpfrr_trace_region *regions;
+
+	if (grow((void **)&t->calls, &t->cap_calls, t->nr_calls + 1, sizeof(*t->calls)))
+		return -ENOMEM;
+	c = &t->calls[t->nr_calls];
+	memset(c, 0, sizeof(*c));
+	c->ir_call = -1;
+	c->clock = t->nr_events;
+	if (rec->type == BPFRR_REC_BPF_CALL) {
+		const struct bpfrr_rec_bpf_call *b = &rec->bpf_call;
+
+		c->is_bpf = true;
+		c->seq = b->seq;
+		c->tid = b->tid;
+		c->cmd = b->cmd;
+		c->ret = b->ret;
+		c->flags = b->flags;
+		c->attr_size = b->attr_size;
+		c->attr_len = b->attr_len;
+		c->attr = memdup(b->attr, b->attr_len);
+		c->attr_exit_len = b->attr_exit_len;
+		if (b->attr_exit_len)
+			c->attr_exit = memdup(b->attr_exit, b->attr_exit_len);
+		if (!c->attr || (b->attr_exit_len && !c->attr_exit))
+			goto nomem;
+		nr_regions = b->nr_regions;
+		regions = b->regions;
+	} else {
+		const struct bpfrr_rec_syscall *s = &rec->syscall;
+
+		c->seq = s->seq;
+		c->tid = s->tid;
+		c->sys_name = s->name;
+		c->sys_nr = s->nr;
+		memcpy(c->args, s->args, sizeof(c->args));
+		c->ret = s->ret;
+		c->flags = s->flags;
+		nr_regions = s->nr_regions;
+		regions = s->regions;
+	}
+	if (nr_regions) {
+		c->regions = memdup(regions, nr_regions * sizeof(*regions));
+		if (!c->regions)
+			goto nomem;
+		c->nr_regions = nr_regions;
+	}
+	if (bpfrr_u64map_put(&t->by_seq, c->seq, t->nr_calls))
+		goto nomem;
+	t->nr_calls++;
+	return add_event(t, rec->type, t->nr_calls - 1);
+nomem:
+	free(c->attr);
+	free(c->attr_exit);
+	free(c->regions);
+	return -ENOMEM;
+}
+
+struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_size)
+{
+	struct fe_trace *t = calloc(1, sizeof(*t));
+	struct bpfrr_trace_record rec;
+	int status, ret = 0;
+
+	if (!t) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	t->r = r;
+	t->hdr = bpfrr_trace_header(r);
+	t->name = bpfrr_trace_name(r);
+	while (!ret && (status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		switch (rec.type) {
+		case BPFRR_REC_BPF_CALL:
+		case BPFRR_REC_SYSCALL:
+			ret = load_call(t, &rec);
+			break;
+		case BPFRR_REC_TASK:
+			if ((ret = grow((void **)&t->tasks, &t->cap_tasks, t->nr_tasks + 1, sizeof(*t->tasks))))
+				break;
+			t->tasks[t->nr_tasks] = rec.task;
+			/* path and argv point into the reader's record: not needed */
+			t->tasks[t->nr_tasks].path = "";
+			t->tasks[t->nr_tasks].argc = 0;
+			t->tasks[t->nr_tasks].argv = NULL;
+			ret = add_event(t, BPFRR_REC_TASK, t->nr_tasks++);
+			break;
+		case BPFRR_REC_FD_EVENT:
+			if ((ret = grow((void **)&t->fdevs, &t->cap_fdevs, t->nr_fdevs + 1, sizeof(*t->fdevs))))
+				break;
+			t->fdevs[t->nr_fdevs] = rec.fd_event;
+			ret = add_event(t, BPFRR_REC_FD_EVENT, t->nr_fdevs++);
+			break;
+		case BPFRR_REC_OBJECT:
+			if (!bpfrr_u64map_get(&t->idents, rec.object.seq, NULL)) {
+				struct bpfrr_rec_object *copy = memdup(&rec.object, sizeof(rec.object));
+
+				/* its name points into the reader: valid until it is closed */
+				if (!copy || bpfrr_u64map_put(&t->idents, rec.object.seq, (uintptr_t)copy)) {
+					free(copy);
+					ret = -ENOMEM;
+				}
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (ret) {
+		snprintf(err, err_size, "%s: out of memory", t->name);
+		fe_free(t);
+		return NULL;
+	}
+	switch (status) {
+	case BPFRR_TRACE_EOF:
+		break;
+	case BPFRR_TRACE_TRUNCATED:
+		if (!t->hdr) {
+			snprintf(err, err_size, "%s", bpfrr_trace_error(r));
+			fe_free(t);
+			return NULL;
+		}
+		t->truncated = true;
+		snprintf(t->trunc_msg, sizeof(t->trunc_msg), "%s", bpfrr_trace_error(r));
+		break;
+	default:
+		snprintf(err, err_size, "%s", bpfrr_trace_error(r));
+		fe_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void fe_free(struct fe_trace *t)
+{
+	uint32_t i, j;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_calls; i++) {
+		struct fe_call *c = &t->calls[i];
+
+		free(c->attr);
+		free(c->attr_exit);
+		free(c->regions);
+		for (j = 0; j < c->nr_refs; j++) {
+			free(c->refs[j].path);
+			free(c->refs[j].buf_path);
+		}
+		free(c->refs);
+		for (j = 0; j < c->nr_bufs; j++)
+			free(c->bufs[j].path);
+		free(c->bufs);
+		free(c->ptrs);
+	}
+	free(t->calls);
+	free(t->tasks);
+	free(t->fdevs);
+	free(t->events);
+	for (i = 0; i < t->idents.cap; i++)
+		if (t->idents.used[i])
+			free((void *)(uintptr_t)t->idents.vals[i]);
+	bpfrr_u64map_free(&t->idents);
+	bpfrr_u64map_free(&t->by_seq);
+	bpfrr_fdm_free(t->fdm);
+	for (i = 0; i < t->nr_values; i++)
+		free(t->values[i].name);
+	free(t->values);
+	free(t);
+}
+
+struct fe_call *fe_call_by_seq(const struct fe_trace *t, uint64_t seq)
+{
+	uint64_t idx;
+
+	return bpfrr_u64map_get(&t->by_seq, seq, &idx) ? &t->calls[idx] : NULL;
+}
+
+const char *fe_ioctl_name(uint32_t req)
+{
+	switch (req) {
+	case FE_PERF_IOC_ENABLE: return "PERF_EVENT_IOC_ENABLE";
+	case FE_PERF_IOC_DISABLE: return "PERF_EVENT_IOC_DISABLE";
+	case FE_PERF_IOC_REFRESH: return "PERF_EVENT_IOC_REFRESH";
+	case FE_PERF_IOC_RESET: return "PERF_EVENT_IOC_RESET";
+	case FE_PERF_IOC_PERIOD: return "PERF_EVENT_IOC_PERIOD";
+	case FE_PERF_IOC_SET_OUTPUT: return "PERF_EVENT_IOC_SET_OUTPUT";
+	case FE_PERF_IOC_SET_FILTER: return "PERF_EVENT_IOC_SET_FILTER";
+	case FE_PERF_IOC_ID: return "PERF_EVENT_IOC_ID";
+	case FE_PERF_IOC_SET_BPF: return "PERF_EVENT_IOC_SET_BPF";
+	case FE_PERF_IOC_PAUSE_OUTPUT: return "PERF_EVENT_IOC_PAUSE_OUTPUT";
+	case FE_PERF_IOC_QUERY_BPF: return "PERF_EVENT_IOC_QUERY_BPF";
+	case FE_PERF_IOC_MODIFY_ATTRIBUTES: return "PERF_EVENT_IOC_MODIFY_ATTRIBUTES";
+	}
+	return NULL;
+}
+
+const char *fe_call_name(const struct fe_call *c, char *buf, size_t size)
+{
+	const char *name;
+
+	if (c->is_bpf) {
+		name = bpfrr_abi_cmd_name((int)c->cmd);
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "bpf(cmd %u)", c->cmd);
+	} else if (!strcmp(c->sys_name, "ioctl")) {
+		name = fe_ioctl_name((uint32_t)c->args[1]);
+		if (name)
+			snprintf(buf, size, "ioctl(%s)", name);
+		else
+			snprintf(buf, size, "ioctl(0x%x)", (uint32_t)c->args[1]);
+	} else {
+		snprintf(buf, size, "%s", c->sys_name);
+	}
+	return buf;
+}
+
+const char *fe_errno_name(int err)
+{
+	static const struct { int err; const char *name; } names[] = {
+		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" }, { EINTR, "EINTR" },
+		{ EIO, "EIO" }, { E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
+		{ EEXIST, "EEXIST" }, { ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" }, { EINVAL, "EINVAL" },
+		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" }, { ENOTSUP, "EOPNOTSUPP" },
+		{ 524, "ENOTSUPP" }, { ELOOP, "ELOOP" }, { ENXIO, "ENXIO" }, { EOVERFLOW, "EOVERFLOW" },
+		{ 512, "ERESTARTSYS" }, { 513, "ERESTARTNOINTR" }, { 514, "ERESTARTNOHAND" },
+		{ 516, "ERESTART_RESTARTBLOCK" },
+	};
+	static char other[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	snprintf(other, sizeof(other), "errno %d", err);
+	return other;
+}
+
+const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struct fe_call *c, int phase,
+					   const char *path)
+{
+	uint32_t i;
+
+	(void)t;
+	for (i = 0; i < c->nr_regions; i++)
+		if (c->regions[i].phase == phase && !strcmp(c->regions[i].path, path))
+			return &c->regions[i];
+	return NULL;
+}
+
+int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
+		size_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_regions; i++) {
+		const struct bpfrr_trace_region *reg = &c->regions[i];
+		const struct bpfrr_rec_blob *b;
+
+		if (reg->phase != phase || !reg->blob || addr < reg->addr)
+			continue;
+		b = bpfrr_trace_blob(t->r, reg->blob);
+		if (!b || addr - reg->addr > b->len || len > b->len - (addr - reg->addr))
+			continue;
+		memcpy(buf, (const uint8_t *)b->data + (addr - reg->addr), len);
+		return 0;
+	}
+	return -EFAULT;
+}
+
+struct fe_obj *fe_canon(struct fe_obj *o)
+{
+	int hops = 0;
+
+	while (o && o->alias_of && hops++ < 64)
+		o = o->alias_of;
+	return o;
+}
+
+const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size)
+{
+	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
+	const char *name = o->ident && o->ident->name && o->ident->name[0] ? o->ident->name :
+			   o->creator && o->creator->name[0] ? o->creator->name : NULL;
+
+	if (!kind)
+		kind = "object";
+	if (!o->base.origin)
+		snprintf(buf, size, "%s made outside the trace", kind);
+	else if (name)
+		snprintf(buf, size, "%s '%s' (seq %" PRIu64 ")", kind, name, o->base.origin);
+	else
+		snprintf(buf, size, "%s (seq %" PRIu64 ")", kind, o->base.origin);
+	return buf;
+}
+
+/* --- the driver -------------------------------------------------------------------------- */
+
+struct bpfrr_ir *bpfrr_frontend_translate_reader(struct bpfrr_trace_reader *r,
+						 const struct bpfrr_frontend_opts *opts,
+						 struct bpfrr_frontend_result *res, char *err, size_t err_size)
+{
+	static const struct bpfrr_frontend_opts defaults;
+	struct bpfrr_ir *ir = NULL;
+	struct fe_trace *t;
+	uint32_t i;
+
+	if (!opts)
+		opts = &defaults;
+	if (res)
+		memset(res, 0, sizeof(*res));
+	t = fe_load(r, err, err_size);
+	if (!t)
+		return NULL;
+	if (fe_pass_fdlife(t, err, err_size) || fe_pass_select(t, opts, err, err_size))
+		goto out;
+	ir = fe_pass_reloc(t, opts, err, err_size);
+	if (!ir) {
+		if (res)
+			res->untranslatable = t->untranslatable;
+		goto out;
+	}
+	if (opts->explain)
+		fe_explain(t, ir, opts->explain);
+	if (res) {
+		res->truncated = t->truncated;
+		snprintf(res->truncated_msg, sizeof(res->truncated_msg), "%s", t->trunc_msg);
+		res->cut_seq = t->cut_seq;
+		for (i = 0; i < t->nr_calls; i++) {
+			switch (t->calls[i].fate) {
+			case FE_KEPT: res->nr_kept++; break;
+			case FE_SKIPPED: res->nr_skipped++; break;
+			default: res->nr_dropped++; break;
+			}
+		}
+	}
+out:
+	fe_free(t);
+	return ir;
+}
 
 struct bpfrr_ir *bpfrr_frontend_translate(const char *trace_path, const struct bpfrr_frontend_opts *opts,
-					  char *err, size_t err_size)
+					  struct bpfrr_frontend_result *res, char *err, size_t err_size)
 {
-	(void)opts;
-	snprintf(err, err_size,
-		 "%s: translating traces is not implemented yet (the front-end passes: fd lifetimes, "
-		 "what to replay, relocation); the back end replays hand-built IR bundles", trace_path);
-	return NULL;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_ir *ir;
+	char *open_err = NULL;
+
+	r = bpfrr_trace_open(trace_path, 0, &open_err);
+	if (!r) {
+		snprintf(err, err_size, "%s", open_err ? open_err : "cannot open the trace");
+		free(open_err);
+		return NULL;
+	}
+	ir = bpfrr_frontend_translate_reader(r, opts, res, err, err_size);
+	if (ir && !ir->source)
+		ir->source = strdup(trace_path);
+	bpfrr_trace_reader_close(r);
+	return ir;
+}
+
+/* --- --explain ---------------------------------------------------------------------------- */
+
+static int cmp_call_seq(const void *a, const void *b)
+{
+	const struct fe_call *x = *(const struct fe_call *const *)a, *y = *(const struct fe_call *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, FILE *out)
+{
+	const struct fe_call **order = calloc(t->nr_calls + 1, sizeof(*order));
+	uint32_t i, j, kept = 0, dropped = 0, skipped = 0, alive = 0;
+	char name[64];
+
+	if (!order) {
+		fprintf(out, "explain: out of memory\n");
+		return;
+	}
+	for (i = 0; i < t->nr_calls; i++)
+		order[i] = &t->calls[i];
+	qsort(order, t->nr_calls, sizeof(*order), cmp_call_seq);
+	if (t->cut_seq) {
+		const struct fe_call *cut = fe_call_by_seq(t, t->cut_seq);
+
+		fprintf(out, "replay point: after seq %" PRIu64 " %s (%s)\n", t->cut_seq,
+			cut ? fe_call_name(cut, name, sizeof(name)) : "?",
+			t->cut_default ? "the last call that built something" : "--until");
+	} else {
+		fprintf(out, "replay point: none (no successful call built anything)\n");
+	}
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *c = order[i];
+		const struct bpfrr_ir_call *ic;
+
+		fprintf(out, "%6" PRIu64 "  %-30s ", c->seq, fe_call_name(c, name, sizeof(name)));
+		switch (c->fate) {
+		case FE_KEPT:
+			kept++;
+			if (c->ir_call < 0 || (uint32_t)c->ir_call >= ir->nr_calls) {
+				fprintf(out, "kept\n");
+				break;
+			}
+			ic = &ir->calls[c->ir_call];
+			fprintf(out, "kept: call %d", c->ir_call);
+			if (ic->nr_fdrels) {
+				fprintf(out, ", fds -> slot");
+				for (j = 0; j < ic->nr_fdrels; j++)
+					fprintf(out, "%s%u", j ? "," : " ", ic->fdrels[j].slot);
+			}
+			if (ic->nr_resolves) {
+				fprintf(out, ", looks up");
+				for (j = 0; j < ic->nr_resolves; j++)
+					fprintf(out, " %s %s", ic->resolves[j].kind == BPFRR_IR_RESOLVE_TP_ID ?
+						"tracepoint" : "PMU", ic->resolves[j].name);
+			}
+			if (ic->result_slot >= 0) {
+				const struct bpfrr_ir_slot *s = &ir->slots[ic->result_slot];
+
+				fprintf(out, ", makes slot %d %s (%s)", ic->result_slot, s->name ? s->name : "",
+					s->flags & BPFRR_IR_SLOT_KEEP ? "alive at the replay point" :
+					c->result && c->result->why_kept[0] ? c->result->why_kept : "kept");
+			} else if (c->target) {
+				fprintf(out, ", changes slot %d", c->target->slot);
+			}
+			fputc('\n', out);
+			break;
+		case FE_PATH:
+			dropped++;
+			fprintf(out, "path slot %d: %s\n", c->result ? c->result->slot : -1, c->why);
+			break;
+		case FE_SKIPPED:
+			skipped++;
+			fprintf(out, "SKIPPED: %s\n", c->why);
+			break;
+		default:
+			dropped++;
+			fprintf(out, "dropped: %s\n", c->why);
+			break;
+		}
+	}
+	for (i = 0; i < ir->nr_slots; i++)
+		alive += !!(ir->slots[i].flags & BPFRR_IR_SLOT_KEEP);
+	fprintf(out, "%u recorded calls: %u kept, %u dropped, %u skipped; %u slots, %u alive at the replay point\n",
+		t->nr_calls, kept, dropped, skipped, ir->nr_slots, alive);
+	free(order);
 }

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * frontend_int.h - what the translator's front-end passes share (see
+ * frontend.h for the passes).  Internal to replayer/frontend*.c and
+ * replayer/pass_*.c, and to their unit tests, which run the passes one by
+ * one on synthetic and recorded traces.
+ *
+ *   fe_load()            the trace in memory: calls, tasks, fd events,
+ *                        identities, in file order (frontend.c)
+ *   fe_pass_fdlife()     pass 1: the fd tables replayed over the records;
+ *                        every fd of every call resolved to its object, every
+ *                        object's creator and fd lifetime (pass_fdlife.c)
+ *   fe_pass_select()     pass 2: the replay point, and the fate of every call
+ *                        and object: kept, or dropped with a reason
+ *                        (pass_select.c)
+ *   fe_pass_reloc()      pass 3: the kept calls as IR: attrs, buffers, fd
+ *                        relocations to slots, replay-time resolutions,
+ *                        slots with identities; untranslatable calls
+ *                        (pass_reloc.c)
+ */
+#ifndef BPFRR_FRONTEND_INT_H
+#define BPFRR_FRONTEND_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bpf_abi.h"
+#include "fdmodel.h"
+#include "frontend.h"
+#include "ir.h"
+#include "trace.h"
+#include "u64map.h"
+
+/* bpf() commands by their 6.12 numbers (the host's <linux/bpf.h> may be older) */
+enum fe_cmd {
+	FE_MAP_CREATE = 0, FE_MAP_LOOKUP_ELEM = 1, FE_MAP_UPDATE_ELEM = 2, FE_MAP_DELETE_ELEM = 3,
+	FE_MAP_GET_NEXT_KEY = 4, FE_PROG_LOAD = 5, FE_OBJ_PIN = 6, FE_OBJ_GET = 7,
+	FE_PROG_ATTACH = 8, FE_PROG_DETACH = 9, FE_PROG_TEST_RUN = 10, FE_PROG_GET_NEXT_ID = 11,
+	FE_MAP_GET_NEXT_ID = 12, FE_PROG_GET_FD_BY_ID = 13, FE_MAP_GET_FD_BY_ID = 14,
+	FE_OBJ_GET_INFO_BY_FD = 15, FE_PROG_QUERY = 16, FE_RAW_TRACEPOINT_OPEN = 17,
+	FE_BTF_LOAD = 18, FE_BTF_GET_FD_BY_ID = 19, FE_TASK_FD_QUERY = 20,
+	FE_MAP_LOOKUP_AND_DELETE_ELEM = 21, FE_MAP_FREEZE = 22, FE_BTF_GET_NEXT_ID = 23,
+	FE_MAP_LOOKUP_BATCH = 24, FE_MAP_LOOKUP_AND_DELETE_BATCH = 25, FE_MAP_UPDATE_BATCH = 26,
+	FE_MAP_DELETE_BATCH = 27, FE_LINK_CREATE = 28, FE_LINK_UPDATE = 29,
+	FE_LINK_GET_FD_BY_ID = 30, FE_LINK_GET_NEXT_ID = 31, FE_ENABLE_STATS = 32,
+	FE_ITER_CREATE = 33, FE_LINK_DETACH = 34, FE_PROG_BIND_MAP = 35, FE_TOKEN_CREATE = 36,
+};
+
+#define FE_PROG_TYPE_SYSCALL	31
+#define FE_MAP_TYPE_STRUCT_OPS	26
+
+/* What a recorded call is, for deciding what to replay. */
+enum fe_class {
+	FE_CLASS_CREATE = 1,	/* returns a new object (map, prog, BTF, link, perf event, ...) */
+	FE_CLASS_MUTATE,	/* changes an object it names (map update, freeze, bind, ioctl) */
+	FE_CLASS_GLOBAL,	/* an effect beyond its objects' fds (pin, cgroup attach) */
+	FE_CLASS_GET,		/* another fd for an existing object (by id or path) */
+	FE_CLASS_READ,		/* reads state only (lookups, info, id walks, queries) */
+	FE_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
+	FE_CLASS_FD,		/* fd bookkeeping: close, dup, fcntl */
+	FE_CLASS_OPEN,		/* open of a file (cgroup dir, tracefs id, ...) */
+	FE_CLASS_OTHER,		/* a syscall or command the translator does not know */
+};
+
+/* What became of a recorded call. */
+enum fe_fate {
+	FE_UNDECIDED = 0,
+	FE_KEPT,		/* replayed: an IR call */
+	FE_DROPPED,		/* not replayed, see why */
+	FE_PATH,		/* an open whose fd becomes a slot the replayer opens by path */
+	FE_SKIPPED,		/* untranslatable, skipped (--skip-untranslatable) */
+};
+
+/* One buffer a call passes (from the ABI walker), as pass 3 needs it. */
+struct fe_buf {
+	char *path;			/* "attr.insns", "attr.link_create.kprobe_multi.syms[2]" */
+	const struct bpfrr_field *field;	/* the pointer field (static ABI table) */
+	uint64_t addr, len, want_len;
+	uint8_t dir, content, phase;	/* enum bpfrr_dir, bpfrr_abi_content, bpfrr_phase */
+	unsigned int flags;		/* BPFRR_ABI_BUF_* */
+	int depth;
+};
+
+/* One fd a call passes, resolved to the object it named at that moment. */
+struct fe_ref {
+	char *path;			/* "attr.map_fd", "attr.insns[3].imm", "arg 0" */
+	int fd;
+	uint32_t ref;			/* enum bpfrr_ir_ref */
+	uint32_t kind;			/* what the ABI says it must be */
+	int32_t where;			/* BPFRR_IR_IN_ATTR, BPFRR_IR_IN_ARG, or FE_IN_BUF */
+	char *buf_path;			/* FE_IN_BUF: the containing buffer's path */
+	uint64_t offset;		/* in the attr / buffer; IN_ARG: the IR argument index */
+	struct fe_obj *obj;		/* NULL: the fd named nothing the trace knows */
+};
+#define FE_IN_BUF	0
+
+struct fe_call;
+
+/* An object of the recording (a struct bpfrr_fdm_obj of the fd model). */
+struct fe_obj {
+	struct bpfrr_fdm_obj base;	/* origin, kind, fd counts; must be first */
+	struct fe_call *creator;	/* the call whose result it is, or NULL */
+	const struct bpfrr_rec_object *ident;	/* the recorder's identity, or NULL */
+	struct fe_obj *alias_of;	/* another fd of an object made earlier in the trace */
+	/* pass 2 */
+	bool live;			/* had an open fd at the replay point (itself or an alias) */
+	bool kept;			/* replayed: some kept call makes it */
+	char why_kept[96];
+	/* pass 3 */
+	int32_t slot;			/* IR slot, or -1 */
+	bool unavailable;		/* its maker was untranslatable (skipped) */
+};
+
+struct fe_call {
+	uint64_t seq;
+	uint32_t tid;
+	bool is_bpf;
+	uint32_t cmd;			/* bpf: the command */
+	const char *sys_name;		/* syscall: "perf_event_open", ... (reader memory) */
+	uint32_t sys_nr;
+	uint64_t args[6];		/* syscall arguments */
+	int64_t ret;
+	uint32_t flags;			/* BPFRR_CALL_* */
+	uint32_t attr_size, attr_len, attr_exit_len;
+	uint8_t *attr, *attr_exit;	/* copies */
+	uint32_t nr_regions;
+	struct bpfrr_trace_region *regions;	/* copy; paths point into the reader */
+	uint64_t clock;			/* event index of its record */
+
+	/* pass 1 */
+	struct fe_ref *refs;
+	uint32_t nr_refs, cap_refs;
+	struct fe_buf *bufs;
+	uint32_t nr_bufs, cap_bufs;
+	const struct bpfrr_field **ptrs;	/* attr pointer fields that apply and are not 0 */
+	uint32_t nr_ptrs, cap_ptrs;
+	struct fe_obj *result;		/* the object it made */
+	struct fe_obj *target;		/* MUTATE: the object it changes */
+	bool resolve_failed;		/* the walker could not run (e.g. out of memory) */
+	uint32_t obj_type, key_size, value_size;	/* what its attr says of a map/prog it makes */
+	char name[17];			/* map_name / prog_name of its attr */
+
+	/* pass 2 */
+	enum fe_class class;
+	enum fe_fate fate;
+	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
+	/* pass 3 */
+	int32_t ir_call;
+};
+
+/* A recorded event in file order. */
+struct fe_event {
+	uint8_t type;			/* BPFRR_REC_TASK, _FD_EVENT, _BPF_CALL, _SYSCALL */
+	uint32_t idx;			/* into tasks / fdevs / calls */
+};
+
+/* A file whose contents named a kernel value (tracefs id, PMU type). */
+struct fe_value_file {
+	uint32_t kind;			/* enum bpfrr_ir_resolve_kind */
+	uint64_t value;
+	char *name;			/* "syscalls/sys_enter_openat", "kprobe" */
+	uint64_t seq;			/* the open that read it */
+};
+
+struct fe_trace {
+	struct bpfrr_trace_reader *r;
+	const struct bpfrr_trace_header *hdr;
+	const char *name;		/* the trace's path, for messages */
+	bool truncated;			/* no END record: what was read is used */
+	char trunc_msg[256];
+
+	struct fe_call *calls;		/* in file order */
+	uint32_t nr_calls, cap_calls;
+	struct bpfrr_rec_task *tasks;
+	uint32_t nr_tasks, cap_tasks;
+	struct bpfrr_rec_fd_event *fdevs;
+	uint32_t nr_fdevs, cap_fdevs;
+	struct fe_event *events;
+	uint32_t nr_events, cap_events;
+	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (first, heap copy) */
+	struct bpfrr_u64map by_seq;	/* seq -> index into calls */
+
+	/* pass 1 */
+	struct bpfrr_fdmodel *fdm;
+	struct fe_value_file *values;
+	uint32_t nr_values, cap_values;
+
+	/* pass 2 */
+	uint64_t cut_seq;		/* the replay point: state after this call (0: none) */
+	uint64_t cut_clock;		/* its event index (last event belonging to it) */
+	bool cut_default;		/* chosen as the last constructive call */
+
+	/* pass 3 */
+	bool untranslatable;		/* failed on a call it cannot translate (not on bad input) */
+};
+
+/* frontend.c */
+struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_size);
+void fe_free(struct fe_trace *t);
+struct fe_call *fe_call_by_seq(const struct fe_trace *t, uint64_t seq);
+/* "BPF_MAP_CREATE", "perf_event_open", "ioctl(PERF_EVENT_IOC_ENABLE)", "bpf(cmd 99)" */
+const char *fe_call_name(const struct fe_call *c, char *buf, size_t size);
+/* errno name, "EBADF" */
+const char *fe_errno_name(int err);
+/* a region of c at phase with exactly this path, or NULL */
+const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struct fe_call *c, int phase,
+					   const char *path);
+/* tracee memory at a phase as far as c's regions captured it: 0 or -EFAULT */
+int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
+		size_t len);
+/* the object behind an object, following aliases */
+struct fe_obj *fe_canon(struct fe_obj *o);
+/* "map 'counts' (seq 24)" */
+const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size);
+
+/* ioctl requests of perf events (low 32 bits) */
+#define FE_PERF_IOC_ENABLE		0x2400u
+#define FE_PERF_IOC_DISABLE		0x2401u
+#define FE_PERF_IOC_REFRESH		0x2402u
+#define FE_PERF_IOC_RESET		0x2403u
+#define FE_PERF_IOC_PERIOD		0x40082404u
+#define FE_PERF_IOC_SET_OUTPUT		0x2405u
+#define FE_PERF_IOC_SET_FILTER		0x40082406u
+#define FE_PERF_IOC_ID			0x80082407u
+#define FE_PERF_IOC_SET_BPF		0x40042408u
+#define FE_PERF_IOC_PAUSE_OUTPUT	0x40042409u
+#define FE_PERF_IOC_QUERY_BPF		0xc008240au
+#define FE_PERF_IOC_MODIFY_ATTRIBUTES	0x4008240bu
+const char *fe_ioctl_name(uint32_t req);
+
+/* the passes: 0, or -errno with a one-line reason in err */
+int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size);
+int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err, size_t err_size);
+struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err,
+			       size_t err_size);
+
+/* pass 2's classification of one call (also used by pass 3) */
+enum fe_class fe_classify(const struct fe_call *c);
+
+/* --explain: one line per recorded call, in seq order */
+void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, FILE *out);
+
+#endif /* BPFRR_FRONTEND_INT_H */

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pass_fdlife.c - the front end's pass 1: fd lifetimes.
+ *
+ * Replays the trace's TASK and FD_EVENT records in file order through the
+ * fd model (lib/fdmodel.h) and, at each call's record, resolves every fd
+ * the call passes to the object it named at that moment: the ABI walker
+ * (bpfrr_abi_walk_fds) finds the fds of a bpf() call wherever they are
+ * (attr fields, fd_array, ld_imm64, module BTF, map values), with the
+ * call's recorded memory and the model's knowledge of the objects behind
+ * fds (map types and sizes decide where fds sit in values); ioctl and
+ * perf_event_open arguments are looked at directly.  The buffers each call
+ * passes are taken from the walker too, for pass 3.
+ *
+ * Objects get their maker (the call whose seq is their origin), the
+ * recorder's identity, and the model's clock stamps (first fd, last close),
+ * which pass 2 compares with the replay point.  A *_GET_FD_BY_ID or
+ * OBJ_GET that returned an object the trace made earlier (same kind and
+ * kernel id) makes an alias of it, not a new object.  Files whose contents
+ * name kernel numbers (tracefs event ids, PMU types) are indexed by value
+ * for pass 3's replay-time resolutions.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend_int.h"
+
+struct fdlife {
+	struct fe_trace *t;
+	struct fe_call *c;		/* the call being resolved */
+	struct bpfrr_u64map by_id;	/* kind << 32 | kernel id -> the first fe_obj with it */
+	int err;
+};
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static bool is_get_call(const struct fe_call *c)
+{
+	return c->is_bpf && (c->cmd == FE_PROG_GET_FD_BY_ID || c->cmd == FE_MAP_GET_FD_BY_ID ||
+			     c->cmd == FE_BTF_GET_FD_BY_ID || c->cmd == FE_LINK_GET_FD_BY_ID ||
+			     c->cmd == FE_OBJ_GET);
+}
+
+/* A new object of the model: its maker, identity, and alias. */
+static void init_obj(void *ctx, struct bpfrr_fdm_obj *base)
+{
+	struct fe_obj *o = (struct fe_obj *)base;
+	struct fdlife *fl = ctx;
+	uint64_t v;
+
+	o->slot = -1;
+	if (!base->origin)
+		return;
+	o->creator = fe_call_by_seq(fl->t, base->origin);
+	if (o->creator && !o->creator->result)
+		o->creator->result = o;
+	if (bpfrr_u64map_get(&fl->t->idents, base->origin, &v)) {
+		o->ident = (const struct bpfrr_rec_object *)(uintptr_t)v;
+		if (o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED || !o->ident->id)
+			return;
+	} else {
+		return;
+	}
+	/* the kernel id of an object made earlier in the trace: the same object */
+	v = (uint64_t)o->ident->kind << 32 | o->ident->id;
+	if (o->creator && is_get_call(o->creator)) {
+		uint64_t prev;
+
+		if (bpfrr_u64map_get(&fl->by_id, v, &prev)) {
+			o->alias_of = fe_canon((struct fe_obj *)(uintptr_t)prev);
+			return;
+		}
+	}
+	if (!bpfrr_u64map_get(&fl->by_id, v, NULL) && bpfrr_u64map_put(&fl->by_id, v, (uintptr_t)o))
+		fl->err = -ENOMEM;
+}
+
+/* --- the walker's view of a recorded call ----------------------------------------------- */
+
+static int env_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct fdlife *fl = ctx;
+
+	return fe_read_mem(fl->t, fl->c, BPFRR_PHASE_ENTRY, addr, buf, len);
+}
+
+static int env_read_exit(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct fdlife *fl = ctx;
+
+	return fe_read_mem(fl->t, fl->c, BPFRR_PHASE_EXIT, addr, buf, len);
+}
+
+static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type,
+		       uint32_t *key_size, uint32_t *value_size)
+{
+	struct fdlife *fl = ctx;
+	struct fe_obj *o = fe_canon((struct fe_obj *)bpfrr_fdm_lookup(fl->t->fdm, fl->c->tid, fd));
+	const struct bpfrr_rec_object *id;
+	const struct fe_call *mk;
+
+	if (!o)
+		return -ENOENT;
+	id = o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED) ? o->ident : NULL;
+	mk = o->creator;
+	if (kind)
+		*kind = (enum bpfrr_obj_kind)o->base.kind;
+	if (obj_type)
+		*obj_type = id ? id->type : mk ? mk->obj_type : 0;
+	if (key_size)
+		*key_size = id && id->key_size ? id->key_size : mk ? mk->key_size : 0;
+	if (value_size)
+		*value_size = id && id->value_size ? id->value_size : mk ? mk->value_size : 0;
+	return 0;
+}
+
+static void make_env(struct fdlife *fl, struct bpfrr_abi_env *env, int phase)
+{
+	memset(env, 0, sizeof(*env));
+	env->read_mem = phase == BPFRR_PHASE_ENTRY ? env_read : env_read_exit;
+	env->fd_info = env_fd_info;
+	env->nr_cpus = fl->t->hdr && fl->t->hdr->nr_cpus ? fl->t->hdr->nr_cpus : 1;
+	env->ctx = fl;
+	if (phase == BPFRR_PHASE_EXIT) {
+		env->entry_attr = fl->c->attr;
+		env->entry_attr_size = fl->c->attr_len;
+		env->read_entry_mem = env_read;
+	}
+}
+
+static int add_ref(struct fdlife *fl, const char *path, int fd, uint32_t ref, uint32_t kind, int32_t where,
+		   const char *buf_path, uint64_t offset)
+{
+	struct fe_call *c = fl->c;
+	struct fe_ref *r;
+
+	if (grow((void **)&c->refs, &c->cap_refs, c->nr_refs + 1, sizeof(*c->refs)))
+		return -ENOMEM;
+	r = &c->refs[c->nr_refs];
+	memset(r, 0, sizeof(*r));
+	r->path = strdup(path);
+	r->buf_path = buf_path ? strdup(buf_path) : NULL;
+	if (!r->path || (buf_path && !r->buf_path)) {
+		free(r->path);
+		free(r->buf_path);
+		return -ENOMEM;
+	}
+	r->fd = fd;
+	r->ref = ref;
+	r->kind = kind;
+	r->where = where;
+	r->offset = offset;
+	r->obj = (struct fe_obj *)bpfrr_fdm_lookup(fl->t->fdm, c->tid, fd);
+	c->nr_refs++;
+	return 0;
+}
+
+static int fd_cb(void *arg, const struct bpfrr_abi_fd_ref *ref)
+{
+	static const uint32_t ir_ref[] = {
+		[BPFRR_FDREF_FIELD] = BPFRR_IR_REF_FIELD,
+		[BPFRR_FDREF_LD_IMM64] = BPFRR_IR_REF_LD_IMM64,
+		[BPFRR_FDREF_BTF_ID_MODULE] = BPFRR_IR_REF_BTF_MODULE,
+		[BPFRR_FDREF_FD_ARRAY] = BPFRR_IR_REF_FD_ARRAY,
+		[BPFRR_FDREF_MAP_VALUE] = BPFRR_IR_REF_MAP_VALUE,
+	};
+	struct fdlife *fl = arg;
+
+	if ((unsigned int)ref->type >= sizeof(ir_ref) / sizeof(ir_ref[0]))
+		return 0;
+	if (ref->where == BPFRR_FD_IN_ATTR)
+		return add_ref(fl, ref->path, ref->fd, ir_ref[ref->type], ref->kind, BPFRR_IR_IN_ATTR, NULL,
+			       ref->attr_offset);
+	return add_ref(fl, ref->path, ref->fd, ir_ref[ref->type], ref->kind, FE_IN_BUF, ref->buf_path,
+		       ref->buf_offset);
+}
+
+struct buf_walk {
+	struct fdlife *fl;
+	int phase;
+};
+
+static int buf_cb(void *arg, const struct bpfrr_abi_buf *b)
+{
+	struct buf_walk *bw = arg;
+	struct fe_call *c = bw->fl->c;
+	struct fe_buf *fb;
+	uint32_t i;
+
+	/* an in/out buffer seen at entry is not added again at exit */
+	if (bw->phase == BPFRR_PHASE_EXIT)
+		for (i = 0; i < c->nr_bufs; i++)
+			if (!strcmp(c->bufs[i].path, b->path))
+				return 0;
+	if (grow((void **)&c->bufs, &c->cap_bufs, c->nr_bufs + 1, sizeof(*c->bufs)))
+		return -ENOMEM;
+	fb = &c->bufs[c->nr_bufs];
+	memset(fb, 0, sizeof(*fb));
+	fb->path = strdup(b->path);
+	if (!fb->path)
+		return -ENOMEM;
+	fb->field = b->field;
+	fb->addr = b->addr;
+	fb->len = b->len;
+	fb->want_len = b->want_len;
+	fb->dir = (uint8_t)b->dir;
+	fb->content = (uint8_t)b->content;
+	fb->flags = b->flags;
+	fb->depth = b->depth;
+	fb->phase = (uint8_t)bw->phase;
+	c->nr_bufs++;
+	return 0;
+}
+
+static int ptr_field_cb(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			const char *symbolic)
+{
+	struct fe_call *c = ((struct fdlife *)arg)->c;
+
+	(void)path;
+	(void)symbolic;
+	if (f->kind != BPFRR_FIELD_PTR || !value)
+		return 0;
+	if (grow((void **)&c->ptrs, &c->cap_ptrs, c->nr_ptrs + 1, sizeof(*c->ptrs)))
+		return -ENOMEM;
+	c->ptrs[c->nr_ptrs++] = f;
+	return 0;
+}
+
+/* What the attr of a call that makes a map or a program says about it. */
+static void note_attr_facts(struct fe_call *c)
+{
+	const struct bpfrr_field *f;
+	const char *name_field = NULL;
+
+	if (c->cmd == FE_MAP_CREATE) {
+		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "map_type")))
+			c->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
+		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "key_size")))
+			c->key_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
+		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "value_size")))
+			c->value_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
+		name_field = "map_name";
+	} else if (c->cmd == FE_PROG_LOAD) {
+		if ((f = bpfrr_abi_cmd_field(FE_PROG_LOAD, "prog_type")))
+			c->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
+		name_field = "prog_name";
+	}
+	if (name_field && (f = bpfrr_abi_cmd_field((int)c->cmd, name_field)) &&
+	    (uint32_t)f->offset + f->size <= c->attr_len) {
+		size_t n = f->size < sizeof(c->name) - 1 ? f->size : sizeof(c->name) - 1;
+
+		memcpy(c->name, c->attr + f->offset, n);
+		c->name[n] = '\0';
+	}
+}
+
+static int resolve_bpf_call(struct fdlife *fl, struct fe_call *c)
+{
+	struct bpfrr_abi_env env;
+	struct buf_walk bw = { fl, BPFRR_PHASE_ENTRY };
+	enum bpfrr_obj_kind kind;
+	int ret;
+
+	note_attr_facts(c);
+	if (!bpfrr_abi_cmd((int)c->cmd) || !c->attr_len)
+		return 0;
+	make_env(fl, &env, BPFRR_PHASE_ENTRY);
+	ret = bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &env, fd_cb, fl);
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret)
+		ret = bpfrr_abi_walk((int)c->cmd, c->attr, c->attr_len, BPFRR_PHASE_ENTRY, &env, buf_cb, &bw);
+	if (!ret)
+		ret = bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &env, ptr_field_cb, fl);
+	if (ret == -ENOMEM)
+		return ret;
+	if (!ret && !(c->flags & BPFRR_CALL_NO_EXIT) && c->ret >= 0) {
+		const uint8_t *exit_attr = c->attr_exit_len ? c->attr_exit : c->attr;
+		uint32_t exit_len = c->attr_exit_len ? c->attr_exit_len : c->attr_len;
+
+		make_env(fl, &env, BPFRR_PHASE_EXIT);
+		bw.phase = BPFRR_PHASE_EXIT;
+		ret = bpfrr_abi_walk((int)c->cmd, exit_attr, exit_len, BPFRR_PHASE_EXIT, &env, buf_cb, &bw);
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	if (ret)
+		c->resolve_failed = true;
+
+	/* a new fd: the object exists from here on, even before its FD_EVENT */
+	kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
+	if (kind != BPFRR_OBJ_NONE && !(c->flags & BPFRR_CALL_NO_EXIT) && c->ret >= 0 && c->ret <= INT32_MAX) {
+		struct bpfrr_fdm_obj *o = bpfrr_fdm_object(fl->t->fdm, c->seq, kind);
+
+		if (!o || bpfrr_fdm_assign(fl->t->fdm, c->tid, (int)c->ret, o, c->seq))
+			return -ENOMEM;
+	}
+	return fl->err;
+}
+
+static int resolve_syscall(struct fdlife *fl, struct fe_call *c)
+{
+	if (!strcmp(c->sys_name, "perf_event_open")) {
+		if ((int32_t)c->args[3] >= 0)
+			return add_ref(fl, "arg group_fd", (int32_t)c->args[3], BPFRR_IR_REF_ARG,
+				       BPFRR_OBJ_PERF_EVENT, BPFRR_IR_IN_ARG, NULL, 2);
+		return 0;
+	}
+	if (!strcmp(c->sys_name, "ioctl")) {
+		uint32_t req = (uint32_t)c->args[1];
+		int ret = add_ref(fl, "arg fd", (int32_t)c->args[0], BPFRR_IR_REF_ARG, BPFRR_OBJ_PERF_EVENT,
+				  BPFRR_IR_IN_ARG, NULL, 0);
+
+		if (ret)
+			return ret;
+		if (req == FE_PERF_IOC_SET_BPF && (int32_t)c->args[2] >= 0)
+			return add_ref(fl, "arg prog_fd", (int32_t)c->args[2], BPFRR_IR_REF_ARG, BPFRR_OBJ_PROG,
+				       BPFRR_IR_IN_ARG, NULL, 1);
+		if (req == FE_PERF_IOC_SET_OUTPUT && (int32_t)c->args[2] >= 0)
+			return add_ref(fl, "arg output_fd", (int32_t)c->args[2], BPFRR_IR_REF_ARG,
+				       BPFRR_OBJ_PERF_EVENT, BPFRR_IR_IN_ARG, NULL, 1);
+	}
+	return 0;
+}
+
+/* "/sys/kernel/tracing/events/CAT/NAME/id" -> "CAT/NAME"; "/sys/bus/event_source/devices/NAME/type" -> "NAME" */
+static int value_file(const char *path, uint32_t *kind, char *name, size_t size)
+{
+	static const char *const tracefs[] = { "/sys/kernel/tracing/events/", "/sys/kernel/debug/tracing/events/" };
+	static const char pmu[] = "/sys/bus/event_source/devices/";
+	size_t i, n, len = strlen(path);
+
+	for (i = 0; i < sizeof(tracefs) / sizeof(tracefs[0]); i++) {
+		n = strlen(tracefs[i]);
+		if (len > n + 3 && !strncmp(path, tracefs[i], n) && !strcmp(path + len - 3, "/id")) {
+			const char *rest = path + n;
+			size_t rlen = len - n - 3;
+			const char *slash = memchr(rest, '/', rlen);
+
+			/* exactly CATEGORY/NAME */
+			if (!slash || slash == rest || slash == rest + rlen - 1 ||
+			    memchr(slash + 1, '/', rlen - (size_t)(slash + 1 - rest)) || rlen >= size)
+				return -1;
+			memcpy(name, rest, rlen);
+			name[rlen] = '\0';
+			*kind = BPFRR_IR_RESOLVE_TP_ID;
+			return 0;
+		}
+	}
+	n = sizeof(pmu) - 1;
+	if (len > n + 5 && !strncmp(path, pmu, n) && !strcmp(path + len - 5, "/type")) {
+		size_t rlen = len - n - 5;
+
+		if (!rlen || memchr(path + n, '/', rlen) || rlen >= size)
+			return -1;
+		memcpy(name, path + n, rlen);
+		name[rlen] = '\0';
+		*kind = BPFRR_IR_RESOLVE_PMU_TYPE;
+		return 0;
+	}
+	return -1;
+}
+
+/* An open whose content the recorder captured and that names a kernel number. */
+static int index_value_file(struct fe_trace *t, const struct fe_call *c)
+{
+	const struct bpfrr_trace_region *path = fe_region(t, c, BPFRR_PHASE_EXIT, "path");
+	const struct bpfrr_trace_region *content = fe_region(t, c, BPFRR_PHASE_EXIT, "content");
+	const struct bpfrr_rec_blob *pb, *cb;
+	char name[256], text[32], *end;
+	struct fe_value_file *v;
+	uint32_t kind;
+	uint64_t value;
+
+	if (!path || !content || !path->blob || !content->blob)
+		return 0;
+	pb = bpfrr_trace_blob(t->r, path->blob);
+	cb = bpfrr_trace_blob(t->r, content->blob);
+	if (!pb || !cb || !pb->len || ((const char *)pb->data)[pb->len - 1] ||
+	    memchr(pb->data, '\0', pb->len - 1) || !cb->len || cb->len >= sizeof(text))
+		return 0;
+	if (value_file(pb->data, &kind, name, sizeof(name)))
+		return 0;
+	memcpy(text, cb->data, cb->len);
+	text[cb->len] = '\0';
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno || end == text || (*end && strcmp(end, "\n")))
+		return 0;
+	if (grow((void **)&t->values, &t->cap_values, t->nr_values + 1, sizeof(*t->values)))
+		return -ENOMEM;
+	v = &t->values[t->nr_values];
+	v->kind = kind;
+	v->value = value;
+	v->seq = c->seq;
+	v->name = strdup(name);
+	if (!v->name)
+		return -ENOMEM;
+	t->nr_values++;
+	return 0;
+}
+
+int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
+{
+	struct fdlife fl = { .t = t };
+	uint32_t i;
+	int ret = 0;
+
+	t->fdm = bpfrr_fdm_new(sizeof(struct fe_obj), init_obj, &fl);
+	if (!t->fdm)
+		goto nomem;
+	for (i = 0; i < t->nr_events && !ret; i++) {
+		const struct fe_event *ev = &t->events[i];
+		struct fe_call *c;
+
+		bpfrr_fdm_set_clock(t->fdm, i);
+		switch (ev->type) {
+		case BPFRR_REC_TASK:
+			ret = bpfrr_fdm_task(t->fdm, &t->tasks[ev->idx]);
+			break;
+		case BPFRR_REC_FD_EVENT:
+			ret = bpfrr_fdm_fd_event(t->fdm, &t->fdevs[ev->idx]);
+			break;
+		case BPFRR_REC_BPF_CALL:
+		case BPFRR_REC_SYSCALL:
+			c = &t->calls[ev->idx];
+			fl.c = c;
+			ret = c->is_bpf ? resolve_bpf_call(&fl, c) : resolve_syscall(&fl, c);
+			if (!ret && !c->is_bpf && c->ret >= 0)
+				ret = index_value_file(t, c);
+			break;
+		}
+		if (!ret)
+			ret = fl.err;
+	}
+	bpfrr_u64map_free(&fl.by_id);
+	if (ret || bpfrr_fdm_oom(t->fdm))
+		goto nomem;
+	return 0;
+nomem:
+	snprintf(err, err_size, "%s: out of memory resolving fds", t->name);
+	return -ENOMEM;
+}

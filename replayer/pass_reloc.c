@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pass_reloc.c - the front end's pass 3: relocation, the kept calls as IR.
+ *
+ * For each kept call, in recorded (seq) order:
+ *  - bpf(): the recorded attr; a buffer for every pointer the ABI walker
+ *    found (input buffers with the recorded bytes, output buffers with their
+ *    capacity, nested ones such as kprobe_multi.syms[i] under their parent),
+ *    and an empty buffer for a non-null pointer with nothing behind it (the
+ *    kernel must never see a recorded address);
+ *  - perf_event_open(): the recorded perf_event_attr, the kprobe function /
+ *    uprobe path config1 points to as a buffer, and replay-time resolutions
+ *    of a dynamic PMU type and of a tracepoint id, by the name the loader
+ *    read them under (the trace's tracefs and /sys/bus/event_source reads);
+ *  - ioctl() on a perf event: the request and its integer or fd argument;
+ *  - every fd (pass 1's refs) becomes a relocation to the slot of its
+ *    object; the object a call makes becomes a slot with the recorder's
+ *    identity of it (for --verify) and the KEEP flag if it had an open fd
+ *    at the replay point.
+ * Opens kept by pass 2 become slots the replayer opens by path.
+ *
+ * A call that cannot be replayed faithfully is refused with the reason (a
+ * recorded buffer missing or cut short, an fd of an object made outside the
+ * trace, a tracepoint id no recorded read names, a pointer in an ioctl
+ * argument, a syscall program's run, ...): an error, or with
+ * skip_untranslatable a skipped call, and so is every later call that
+ * needs what it would have made.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend_int.h"
+
+#define PERF_TYPE_TRACEPOINT	2
+#define PERF_TYPE_MAX		6	/* types below are fixed; others are dynamic PMUs */
+#define PERF_ATTR_SIZE_VER0	64
+
+/* A buffer being prepared for the IR. */
+struct pbuf {
+	char *path;			/* malloc'd */
+	int32_t parent;
+	uint32_t ptr_offset, len;
+	uint8_t dir, content;
+	uint8_t *data;			/* malloc'd, or NULL */
+};
+
+struct prep {
+	const struct fe_trace *t;
+	struct fe_call *c;
+	uint32_t op, cmd, flags, attr_size;
+	uint8_t *attr;			/* malloc'd copy */
+	int64_t args[4];
+	struct pbuf *bufs;
+	uint32_t nr_bufs, cap_bufs;
+	struct bpfrr_ir_fdrel *rels;
+	uint32_t nr_rels, cap_rels;
+	struct bpfrr_ir_resolve res[4];	/* names point into t->values */
+	uint32_t nr_res;
+	char why[200];			/* the reason it cannot be translated */
+};
+
+static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 8;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*arr, (size_t)ncap * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+static int refuse(struct prep *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(struct prep *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->why, sizeof(p->why), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static void prep_free(struct prep *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_bufs; i++) {
+		free(p->bufs[i].path);
+		free(p->bufs[i].data);
+	}
+	free(p->bufs);
+	free(p->rels);
+	free(p->attr);
+	p->bufs = NULL;
+	p->rels = NULL;
+	p->attr = NULL;
+	p->nr_bufs = p->nr_rels = 0;
+}
+
+/* Takes data (freed on failure). */
+static int add_pbuf(struct prep *p, const char *path, int32_t parent, uint32_t ptr_offset, uint32_t len,
+		    uint8_t dir, uint8_t content, uint8_t *data)
+{
+	char *copy = strdup(path);
+
+	if (!copy || (dir != BPFRR_DIR_OUT && !data) ||
+	    grow((void **)&p->bufs, &p->cap_bufs, p->nr_bufs + 1, sizeof(*p->bufs))) {
+		free(copy);
+		free(data);
+		return -ENOMEM;
+	}
+	p->bufs[p->nr_bufs++] = (struct pbuf){ copy, parent, ptr_offset, len, dir, content, data };
+	return 0;
+}
+
+static int add_rel(struct prep *p, int32_t buf, uint64_t offset, uint32_t slot, uint32_t ref)
+{
+	if (grow((void **)&p->rels, &p->cap_rels, p->nr_rels + 1, sizeof(*p->rels)))
+		return -ENOMEM;
+	p->rels[p->nr_rels++] = (struct bpfrr_ir_fdrel){ buf, (uint32_t)offset, slot, ref };
+	return 0;
+}
+
+static int32_t find_pbuf(const struct prep *p, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_bufs; i++)
+		if (!strcmp(p->bufs[i].path, path))
+			return (int32_t)i;
+	return -1;
+}
+
+/* The recorded bytes of [addr, addr + len) at entry, malloc'd; NULL if not all were recorded. */
+static uint8_t *entry_bytes(const struct prep *p, uint64_t addr, uint64_t len)
+{
+	uint8_t *data = malloc(len ? len : 1);
+
+	if (data && len && fe_read_mem(p->t, p->c, BPFRR_PHASE_ENTRY, addr, data, len)) {
+		free(data);
+		return NULL;
+	}
+	return data;
+}
+
+/* Where a nested buffer's pointer sits: its parent buffer and the offset in it. */
+static int nested_parent(const struct prep *p, const struct fe_buf *b, int32_t *parent, uint32_t *off)
+{
+	char ppath[512];
+	const char *cut;
+	size_t n = strlen(b->path);
+
+	if (n >= sizeof(ppath))
+		return -1;
+	if (b->path[n - 1] == ']') {
+		/* "X[N]": element N of the pointer array X */
+		const char *open = strrchr(b->path, '[');
+		char *end;
+		unsigned long idx;
+
+		if (!open)
+			return -1;
+		idx = strtoul(open + 1, &end, 10);
+		if (*end != ']' || idx > BPFRR_IR_MAX_BUF / 8)
+			return -1;
+		memcpy(ppath, b->path, (size_t)(open - b->path));
+		ppath[open - b->path] = '\0';
+		*off = (uint32_t)(idx * 8);
+	} else {
+		/* "X.field": a pointer field of the struct X points to */
+		cut = strrchr(b->path, '.');
+		if (!cut || !b->field)
+			return -1;
+		memcpy(ppath, b->path, (size_t)(cut - b->path));
+		ppath[cut - b->path] = '\0';
+		*off = b->field->offset;
+	}
+	*parent = find_pbuf(p, ppath);
+	return *parent < 0 ? -1 : 0;
+}
+
+static int prep_bufs(struct prep *p)
+{
+	struct fe_call *c = p->c;
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < c->nr_bufs; i++) {
+		const struct fe_buf *b = &c->bufs[i];
+		int32_t parent = BPFRR_IR_IN_ATTR;
+		uint32_t off = b->field ? b->field->offset : 0;
+		uint8_t *data = NULL;
+
+		if (b->flags & BPFRR_ABI_BUF_LEN_UNKNOWN)
+			return refuse(p, "%s: its length is unknown (an object the trace does not describe)",
+				      b->path);
+		if (b->flags & (BPFRR_ABI_BUF_TRUNCATED | BPFRR_ABI_BUF_NO_NUL) || b->len > BPFRR_IR_MAX_BUF)
+			return refuse(p, "%s: %" PRIu64 " bytes, more than bpfrr records", b->path, b->want_len);
+		if (b->depth > 0 && nested_parent(p, b, &parent, &off))
+			return refuse(p, "%s: a pointer inside a buffer the translator cannot place", b->path);
+		if (b->dir != BPFRR_DIR_OUT) {
+			data = entry_bytes(p, b->addr, b->len);
+			if (!data)
+				return refuse(p, "%s: its %" PRIu64 " bytes were not all recorded", b->path, b->len);
+		}
+		if ((ret = add_pbuf(p, b->path, parent, off, (uint32_t)b->len, b->dir, b->content, data)))
+			return ret;
+	}
+	/* a non-null pointer with nothing behind it still gets a (replayer) address */
+	for (i = 0; i < c->nr_ptrs; i++) {
+		const struct bpfrr_field *f = c->ptrs[i];
+		bool covered = false;
+
+		for (j = 0; j < p->nr_bufs && !covered; j++)
+			covered = p->bufs[j].parent == BPFRR_IR_IN_ATTR && p->bufs[j].ptr_offset == f->offset;
+		if (covered)
+			continue;
+		char path[160];
+
+		snprintf(path, sizeof(path), "attr.%s", f->name);
+		if ((ret = add_pbuf(p, path, BPFRR_IR_IN_ATTR, f->offset, 0, f->buf_dir ? f->buf_dir : BPFRR_DIR_IN,
+				    f->content, f->buf_dir == BPFRR_DIR_OUT ? NULL : calloc(1, 1))))
+			return ret;
+	}
+	return 0;
+}
+
+/* The slot an fd of c names, or a refusal. */
+static int ref_slot(struct prep *p, const struct fe_ref *r, uint32_t *slot)
+{
+	struct fe_obj *o = fe_canon(r->obj);
+	char desc[96];
+
+	if (!o)
+		return refuse(p, "%s: fd %d names no object the trace knows (inherited, or made by a call "
+			      "bpfrr does not record)", r->path, r->fd);
+	if (!o->base.origin)
+		return refuse(p, "%s: fd %d names a %s made outside the trace", r->path, r->fd,
+			      bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind) ?: "object");
+	if (o->unavailable)
+		return refuse(p, "%s: fd %d names %s, whose call was skipped", r->path, r->fd,
+			      fe_obj_desc(o, desc, sizeof(desc)));
+	if (o->slot < 0)
+		return refuse(p, "%s: fd %d names %s, which is not replayed", r->path, r->fd,
+			      fe_obj_desc(o, desc, sizeof(desc)));
+	*slot = (uint32_t)o->slot;
+	return 0;
+}
+
+static int prep_rels(struct prep *p)
+{
+	struct fe_call *c = p->c;
+	uint32_t i, slot = 0;
+	int ret;
+
+	for (i = 0; i < c->nr_refs; i++) {
+		const struct fe_ref *r = &c->refs[i];
+		int32_t where = r->where;
+
+		/* a negative fd is "none" (kept as recorded), unless it names something */
+		if (r->fd < 0 && !r->obj)
+			continue;
+		if ((ret = ref_slot(p, r, &slot)))
+			return ret;
+		if (where == FE_IN_BUF) {
+			where = find_pbuf(p, r->buf_path);
+			if (where < 0)
+				return refuse(p, "%s: an fd inside %s, which was not recorded", r->path, r->buf_path);
+		}
+		if ((ret = add_rel(p, where, r->offset, slot, r->ref)))
+			return ret;
+	}
+	return 0;
+}
+
+static const struct fe_ref *ref_at(const struct fe_call *c, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_refs; i++)
+		if (!strcmp(c->refs[i].path, path))
+			return &c->refs[i];
+	return NULL;
+}
+
+static int prep_bpf(struct prep *p)
+{
+	struct fe_call *c = p->c;
+	char desc[96];
+	int ret;
+
+	if (!bpfrr_abi_cmd((int)c->cmd))
+		return refuse(p, "a bpf() command bpfrr does not know");
+	if (c->flags & (BPFRR_CALL_ATTR_UNREADABLE | BPFRR_CALL_ATTR_TRUNCATED) || c->attr_len < c->attr_size)
+		return refuse(p, "its attr was not fully recorded (%u of %u bytes)", c->attr_len, c->attr_size);
+	if (c->attr_size > BPFRR_IR_MAX_ATTR || !c->attr_size)
+		return refuse(p, "an attr of %u bytes", c->attr_size);
+	if (c->resolve_failed)
+		return refuse(p, "the bpf() ABI walker could not follow its attr");
+	switch (c->cmd) {
+	case FE_PROG_TEST_RUN:
+		if (c->target && (c->target->ident ? c->target->ident->type :
+				  c->target->creator ? c->target->creator->obj_type : 0) == FE_PROG_TYPE_SYSCALL)
+			return refuse(p, "runs a BPF_PROG_TYPE_SYSCALL program: what it did inside the kernel "
+				      "(objects it made, fds it installed) is not in the trace");
+		break;
+	case FE_MAP_UPDATE_ELEM:
+	case FE_MAP_UPDATE_BATCH:
+		if (c->target && (c->target->ident ? c->target->ident->type :
+				  c->target->creator ? c->target->creator->obj_type : 0) == FE_MAP_TYPE_STRUCT_OPS)
+			return refuse(p, "a struct_ops value: its program fds sit where only the kernel's BTF "
+				      "says, which bpfrr does not relocate");
+		break;
+	case FE_PROG_GET_FD_BY_ID:
+	case FE_MAP_GET_FD_BY_ID:
+	case FE_BTF_GET_FD_BY_ID:
+	case FE_LINK_GET_FD_BY_ID:
+		return refuse(p, "gets an fd of %s by its kernel id, which differs from one boot to the next",
+			      c->result ? fe_obj_desc(c->result, desc, sizeof(desc)) : "an object");
+	case FE_LINK_CREATE: {
+		const struct bpfrr_field *f = bpfrr_abi_cmd_field(FE_LINK_CREATE, "link_create.iter_info");
+
+		if (f && bpfrr_abi_field_get(f, c->attr, c->attr_len))
+			return refuse(p, "link_create.iter_info may hold an fd bpfrr cannot locate");
+		if (!ref_at(c, "attr.link_create.target_fd"))
+			p->flags |= BPFRR_IR_CALL_GLOBAL;	/* an interface, a kernel function: shared */
+		break;
+	}
+	case FE_OBJ_PIN:
+	case FE_OBJ_GET:
+	case FE_PROG_ATTACH:
+	case FE_PROG_DETACH:
+		p->flags |= BPFRR_IR_CALL_GLOBAL;
+		break;
+	}
+	p->op = BPFRR_IR_BPF;
+	p->cmd = c->cmd;
+	p->attr_size = c->attr_size;
+	p->attr = malloc(c->attr_size);
+	if (!p->attr)
+		return -ENOMEM;
+	memcpy(p->attr, c->attr, c->attr_size);
+	if ((ret = prep_bufs(p)))
+		return ret;
+	return prep_rels(p);
+}
+
+/* The name a recorded read of a kernel number gave value, or NULL. */
+static const char *value_name(const struct fe_trace *t, uint32_t kind, uint64_t value)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_values; i++)
+		if (t->values[i].kind == kind && t->values[i].value == value)
+			return t->values[i].name;
+	return NULL;
+}
+
+static int prep_perf_event_open(struct prep *p)
+{
+	struct fe_call *c = p->c;
+	const struct bpfrr_trace_region *reg = fe_region(p->t, c, BPFRR_PHASE_ENTRY, "perf_event_attr");
+	const struct bpfrr_trace_region *cfg1 = fe_region(p->t, c, BPFRR_PHASE_ENTRY, "perf_event_attr.config1");
+	const char *pmu = NULL;
+	uint32_t type, size;
+	uint64_t config, config1;
+	int32_t pid = (int32_t)c->args[1];
+	int ret;
+
+	if (!reg || !reg->blob || reg->flags & (BPFRR_REGION_UNREADABLE | BPFRR_REGION_SHORT |
+						 BPFRR_REGION_TRUNCATED) || reg->len < PERF_ATTR_SIZE_VER0 ||
+	    reg->len > BPFRR_IR_MAX_ATTR)
+		return refuse(p, "its perf_event_attr was not fully recorded");
+	if (pid != -1)
+		return refuse(p, "it watches process %d of the recording, which the replay does not have", pid);
+	p->attr_size = (uint32_t)reg->len;
+	p->attr = entry_bytes(p, reg->addr, reg->len);
+	if (!p->attr)
+		return refuse(p, "its perf_event_attr was not fully recorded");
+	memcpy(&type, p->attr, 4);
+	memcpy(&size, p->attr + 4, 4);
+	memcpy(&config, p->attr + 8, 8);
+	memcpy(&config1, p->attr + 56, 8);
+	p->op = BPFRR_IR_PERF_EVENT_OPEN;
+	p->args[0] = pid;
+	p->args[1] = (int32_t)c->args[2];
+	p->args[2] = (int32_t)c->args[3];
+	p->args[3] = (int64_t)c->args[4];
+
+	if (type == PERF_TYPE_TRACEPOINT) {
+		const char *tp = value_name(p->t, BPFRR_IR_RESOLVE_TP_ID, config);
+
+		if (!tp)
+			return refuse(p, "tracepoint id %" PRIu64 ": no recorded tracefs read names it", config);
+		p->res[p->nr_res++] = (struct bpfrr_ir_resolve){ BPFRR_IR_RESOLVE_TP_ID, 8, 8, (char *)tp };
+	} else if (type >= PERF_TYPE_MAX) {
+		pmu = value_name(p->t, BPFRR_IR_RESOLVE_PMU_TYPE, type);
+		if (!pmu && cfg1)	/* the recorder saw config1 as a kprobe name or uprobe path */
+			pmu = cfg1->content == BPFRR_CONTENT_PATH ? "uprobe" : "kprobe";
+		if (!pmu)
+			return refuse(p, "perf event type %u: a dynamic PMU no recorded read names", type);
+		p->res[p->nr_res++] = (struct bpfrr_ir_resolve){ BPFRR_IR_RESOLVE_PMU_TYPE, 0, 4, (char *)pmu };
+	}
+	if (pmu && (!strcmp(pmu, "kprobe") || !strcmp(pmu, "uprobe"))) {
+		if (!config1) {
+			if (!strcmp(pmu, "kprobe"))
+				return refuse(p, "a kprobe at a kernel address, which differs from one boot to the next");
+		} else {
+			uint8_t *name;
+
+			if (!cfg1 || cfg1->flags & (BPFRR_REGION_UNREADABLE | BPFRR_REGION_SHORT |
+						    BPFRR_REGION_TRUNCATED | BPFRR_REGION_NO_NUL))
+				return refuse(p, "the %s name config1 points to was not recorded", pmu);
+			name = entry_bytes(p, cfg1->addr, cfg1->len);
+			if (!name)
+				return refuse(p, "the %s name config1 points to was not recorded", pmu);
+			if ((ret = add_pbuf(p, "perf_event_attr.config1", BPFRR_IR_IN_ATTR, 56, (uint32_t)cfg1->len,
+					    BPFRR_DIR_IN, cfg1->content, name)))
+				return ret;
+		}
+	}
+	return prep_rels(p);
+}
+
+static int prep_ioctl(struct prep *p)
+{
+	struct fe_call *c = p->c;
+	uint32_t req = (uint32_t)c->args[1];
+
+	switch (req) {
+	case FE_PERF_IOC_ENABLE:
+	case FE_PERF_IOC_DISABLE:
+	case FE_PERF_IOC_RESET:
+	case FE_PERF_IOC_REFRESH:
+	case FE_PERF_IOC_PAUSE_OUTPUT:
+	case FE_PERF_IOC_SET_BPF:
+	case FE_PERF_IOC_SET_OUTPUT:
+		break;
+	default:
+		return refuse(p, "its argument is a pointer, which the IR does not carry for ioctls");
+	}
+	p->op = BPFRR_IR_IOCTL;
+	p->cmd = req;
+	p->args[0] = (int32_t)c->args[0];
+	p->args[1] = (int64_t)c->args[2];
+	return prep_rels(p);
+}
+
+/* --- slots ----------------------------------------------------------------------------------- */
+
+static bool name_taken(const struct bpfrr_ir *ir, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_slots; i++)
+		if (ir->slots[i].name && !strcmp(ir->slots[i].name, name))
+			return true;
+	return false;
+}
+
+static void clean_name(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x21 || (unsigned char)*s > 0x7e)
+			*s = '_';
+}
+
+/* "map.counts", "prog.handle_exec", "btf", "link.handle_exec", "perf_event.kprobe.do_sys_openat2" */
+static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const struct fe_obj *o,
+		      const struct prep *p, char *buf, size_t size)
+{
+	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
+	const char *name = o->ident && o->ident->name && o->ident->name[0] && o->base.kind != BPFRR_OBJ_LINK ?
+			   o->ident->name : o->creator && o->creator->name[0] ? o->creator->name : NULL;
+	char what[128] = "";
+	size_t n;
+
+	if (!kind)
+		kind = "object";
+	if (name) {
+		snprintf(what, sizeof(what), "%s", name);
+	} else if (o->base.kind == BPFRR_OBJ_LINK && o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED)) {
+		/* a link is named after its program */
+		struct bpfrr_fdm_obj *b;
+
+		for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+			const struct fe_obj *po = (const struct fe_obj *)b;
+
+			if (po->base.kind == BPFRR_OBJ_PROG && po->ident && po->ident->id == o->ident->prog_id &&
+			    po->ident->name && po->ident->name[0]) {
+				snprintf(what, sizeof(what), "%s", po->ident->name);
+				break;
+			}
+		}
+	} else if (o->base.kind == BPFRR_OBJ_PERF_EVENT && p) {
+		uint32_t i;
+
+		for (i = 0; i < p->nr_res; i++)
+			snprintf(what, sizeof(what), "%s", p->res[i].name);
+		for (i = 0; i < p->nr_bufs; i++)
+			if (!strcmp(p->bufs[i].path, "perf_event_attr.config1") && p->bufs[i].len)
+				snprintf(what + strlen(what), sizeof(what) - strlen(what), ".%.*s",
+					 (int)strnlen((const char *)p->bufs[i].data, p->bufs[i].len),
+					 (const char *)p->bufs[i].data);
+		if (!what[0])
+			snprintf(what, sizeof(what), "cpu%d", (int)p->args[1]);
+	}
+	n = (size_t)snprintf(buf, size, "%s%s%s", kind, what[0] ? "." : "", what);
+	clean_name(buf);
+	if (n < size && !name_taken(ir, buf))
+		return;
+	if (n + 22 > size)	/* no room for the seq: the seq alone */
+		snprintf(buf, size, "%s.%" PRIu64, kind, o->base.origin);
+	else
+		snprintf(buf + n, size - n, ".%" PRIu64, o->base.origin);
+}
+
+static void set_ident(struct bpfrr_ir *ir, uint32_t slot, const struct fe_trace *t, const struct fe_obj *o)
+{
+	struct bpfrr_ir_ident *id = &ir->slots[slot].ident;
+	const struct bpfrr_rec_object *r = o->ident;
+	struct bpfrr_fdm_obj *b;
+
+	if (!r || r->flags & BPFRR_OBJECT_F_QUERY_FAILED)
+		return;
+	switch (o->base.kind) {
+	case BPFRR_OBJ_PROG:
+		id->have = BPFRR_ID_TYPE | BPFRR_ID_TAG | BPFRR_ID_NAME | BPFRR_ID_TARGET_BTF_ID;
+		id->type = r->type;
+		memcpy(id->tag, r->tag, sizeof(id->tag));
+		id->target_btf_id = r->target_btf_id;
+		break;
+	case BPFRR_OBJ_MAP:
+		id->have = BPFRR_ID_TYPE | BPFRR_ID_NAME | BPFRR_ID_KEY_SIZE | BPFRR_ID_VALUE_SIZE |
+			   BPFRR_ID_MAX_ENTRIES | BPFRR_ID_MAP_FLAGS;
+		id->type = r->type;
+		id->key_size = r->key_size;
+		id->value_size = r->value_size;
+		id->max_entries = r->max_entries;
+		id->map_flags = r->map_flags;
+		break;
+	case BPFRR_OBJ_BTF:
+		id->have = BPFRR_ID_BTF_SIZE;
+		id->btf_size = r->btf_size;
+		break;
+	case BPFRR_OBJ_LINK:
+		id->have = BPFRR_ID_TYPE | BPFRR_ID_ATTACH_TYPE;
+		id->type = r->type;
+		id->attach_type = r->attach_type;
+		if (r->target_btf_id) {
+			id->have |= BPFRR_ID_TARGET_BTF_ID;
+			id->target_btf_id = r->target_btf_id;
+		}
+		/* the linked program: the replayed one made from the program with that id */
+		for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+			const struct fe_obj *po = fe_canon((struct fe_obj *)b);
+
+			if (po->base.kind == BPFRR_OBJ_PROG && po->slot >= 0 && po->ident &&
+			    po->ident->id == r->prog_id) {
+				id->have |= BPFRR_ID_LINK_PROG;
+				id->link_prog_slot = (uint32_t)po->slot;
+				break;
+			}
+		}
+		break;
+	default:
+		return;
+	}
+	if (id->have & BPFRR_ID_NAME && r->name)
+		snprintf(id->name, sizeof(id->name), "%s", r->name);
+}
+
+static int new_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe_obj *o, const struct prep *p)
+{
+	char name[BPFRR_IR_MAX_NAME];
+	int slot;
+
+	slot_name(t, ir, o, p, name, sizeof(name));
+	slot = bpfrr_ir_add_slot(ir, o->base.kind, name);
+	if (slot < 0)
+		return slot;
+	o->slot = slot;
+	if (o->live)
+		ir->slots[slot].flags |= BPFRR_IR_SLOT_KEEP;
+	set_ident(ir, (uint32_t)slot, t, o);
+	return slot;
+}
+
+/* open(2) flags worth repeating when the replayer opens a path slot */
+#define PATH_OPEN_FLAGS	(00000003 | 00200000 | 010000000 | 00400000 | 02000000)	/* ACCMODE DIRECTORY PATH NOFOLLOW CLOEXEC */
+
+static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe_call *c, char *err,
+			 size_t err_size)
+{
+	const struct bpfrr_trace_region *reg = fe_region(t, c, BPFRR_PHASE_EXIT, "path");
+	const struct bpfrr_rec_blob *b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)c->result->base.kind);
+	char name[BPFRR_IR_MAX_NAME];
+	uint64_t flags = !strcmp(c->sys_name, "open") ? c->args[1] : c->args[2];
+	int slot;
+
+	if (!b || !b->len || ((const char *)b->data)[b->len - 1] || memchr(b->data, '\0', b->len - 1) ||
+	    ((const char *)b->data)[0] != '/') {
+		snprintf(err, err_size, "seq %" PRIu64 " %s: the path of the file it opened was not recorded",
+			 c->seq, c->sys_name);
+		return -EINVAL;
+	}
+	if (!strcmp(c->sys_name, "openat2")) {
+		uint64_t how = 0;
+
+		flags = fe_read_mem(t, c, BPFRR_PHASE_ENTRY, c->args[2], &how, 8) ? 0 : how;
+	}
+	snprintf(name, sizeof(name), "%s.%" PRIu64, kind ? kind : "file", c->seq);
+	slot = bpfrr_ir_add_path_slot(ir, c->result->base.kind == BPFRR_OBJ_NONE ||
+				      c->result->base.kind == BPFRR_OBJ_ANY ? BPFRR_OBJ_ANY : c->result->base.kind,
+				      name, b->data, (uint32_t)(flags & PATH_OPEN_FLAGS));
+	if (slot < 0) {
+		snprintf(err, err_size, "seq %" PRIu64 " %s: %s", c->seq, c->sys_name, strerror(-slot));
+		return slot;
+	}
+	c->result->slot = slot;
+	return 0;
+}
+
+/* --- emission -------------------------------------------------------------------------- */
+
+static int emit(struct bpfrr_ir *ir, const struct fe_trace *t, struct prep *p)
+{
+	struct fe_call *c = p->c;
+	int idx, ret, slot;
+	uint32_t i;
+
+	idx = bpfrr_ir_add_call(ir, c->seq, p->op, p->cmd, p->attr, p->attr_size);
+	if (idx < 0)
+		return idx;
+	ir->calls[idx].flags = p->flags;
+	ir->calls[idx].recorded_ret = c->ret;
+	memcpy(ir->calls[idx].args, p->args, sizeof(p->args));
+	for (i = 0; i < p->nr_bufs; i++) {
+		const struct pbuf *b = &p->bufs[i];
+
+		ret = bpfrr_ir_add_buf(ir, (uint32_t)idx, b->parent, b->ptr_offset, b->path, b->data, b->len,
+				       b->dir, b->content);
+		if (ret < 0)
+			return ret;
+	}
+	for (i = 0; i < p->nr_rels; i++) {
+		const struct bpfrr_ir_fdrel *r = &p->rels[i];
+
+		if ((ret = bpfrr_ir_add_fdrel(ir, (uint32_t)idx, r->buf, r->offset, r->slot, r->ref)) < 0)
+			return ret;
+	}
+	for (i = 0; i < p->nr_res; i++) {
+		const struct bpfrr_ir_resolve *r = &p->res[i];
+
+		if ((ret = bpfrr_ir_add_resolve(ir, (uint32_t)idx, r->kind, r->offset, r->size, r->name)) < 0)
+			return ret;
+	}
+	if (c->result && c->result->kept && !c->result->alias_of &&
+	    (c->is_bpf ? bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len) != BPFRR_OBJ_NONE :
+	     p->op == BPFRR_IR_PERF_EVENT_OPEN)) {
+		if ((slot = new_slot(ir, t, c->result, p)) < 0)
+			return slot;
+		if ((ret = bpfrr_ir_set_result(ir, (uint32_t)idx, (uint32_t)slot)))
+			return ret;
+	}
+	c->ir_call = idx;
+	return 0;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct fe_call *x = *(const struct fe_call *const *)a, *y = *(const struct fe_call *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* "openat(/sys/fs/cgroup/x)" for an open, else the call's name */
+static void drop_what(const struct fe_trace *t, const struct fe_call *c, char *buf, size_t size)
+{
+	const struct bpfrr_trace_region *reg = c->is_bpf ? NULL : fe_region(t, c, BPFRR_PHASE_ENTRY, "pathname");
+	const struct bpfrr_rec_blob *b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+	char name[64];
+
+	fe_call_name(c, name, sizeof(name));
+	if (b && b->len && b->len < 160 && !memchr(b->data, '\0', b->len - 1))
+		snprintf(buf, size, "%s(%.*s)", name, (int)b->len - 1, (const char *)b->data);
+	else
+		snprintf(buf, size, "%s", name);
+	clean_name(buf);
+}
+
+struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err,
+			       size_t err_size)
+{
+	struct bpfrr_ir *ir = bpfrr_ir_new();
+	struct fe_call **order = NULL;
+	uint32_t i, n = 0;
+	char name[64], verr[256];
+	int ret = -ENOMEM;
+
+	if (!ir)
+		goto nomem;
+	ir->arch = t->hdr ? t->hdr->arch : 0;
+	if (t->hdr && t->hdr->kernel_release && !(ir->kernel_release = strdup(t->hdr->kernel_release)))
+		goto nomem;
+	if (!(ir->source = strdup(t->name)))
+		goto nomem;
+	ir->nr_recorded = t->nr_calls;
+
+	order = calloc(t->nr_calls + 1, sizeof(*order));
+	if (!order)
+		goto nomem;
+	for (i = 0; i < t->nr_calls; i++)
+		order[n++] = &t->calls[i];
+	qsort(order, n, sizeof(*order), cmp_seq);
+
+	/* the files the replayer opens, before any call */
+	for (i = 0; i < n; i++)
+		if (order[i]->fate == FE_PATH && (ret = add_path_slot(ir, t, order[i], err, err_size)))
+			goto fail;
+
+	for (i = 0; i < n; i++) {
+		struct fe_call *c = order[i];
+		struct prep p = { .t = t, .c = c };
+
+		if (c->fate != FE_KEPT)
+			continue;
+		if (c->is_bpf)
+			ret = prep_bpf(&p);
+		else if (!strcmp(c->sys_name, "perf_event_open"))
+			ret = prep_perf_event_open(&p);
+		else if (!strcmp(c->sys_name, "ioctl"))
+			ret = prep_ioctl(&p);
+		else
+			ret = refuse(&p, "a system call the translator does not replay");
+		if (ret == -EINVAL) {
+			fe_call_name(c, name, sizeof(name));
+			if (!o->skip_untranslatable) {
+				snprintf(err, err_size, "seq %" PRIu64 " %s cannot be translated: %s", c->seq,
+					 name, p.why);
+				t->untranslatable = true;
+				prep_free(&p);
+				goto fail;
+			}
+			c->fate = FE_SKIPPED;
+			snprintf(c->why, sizeof(c->why), "untranslatable: %.180s", p.why);
+			if (c->result)
+				c->result->unavailable = true;
+			if (o->warn)
+				fprintf(o->warn, "skipped seq %" PRIu64 " %s: %s\n", c->seq, name, p.why);
+			prep_free(&p);
+			continue;
+		}
+		if (!ret)
+			ret = emit(ir, t, &p);
+		prep_free(&p);
+		if (ret)
+			goto nomem;
+		if (c->is_bpf && (c->cmd == FE_MAP_UPDATE_ELEM || c->cmd == FE_MAP_UPDATE_BATCH) && o->warn &&
+		    c->target && bpfrr_abi_map_is_percpu(c->target->ident ? c->target->ident->type :
+							 c->target->creator ? c->target->creator->obj_type : 0))
+			fprintf(o->warn, "seq %" PRIu64 ": per-CPU values for the recording's %u possible CPUs: "
+				"replay where the kernel has as many\n", c->seq, t->hdr ? t->hdr->nr_cpus : 0);
+	}
+
+	for (i = 0; i < n; i++) {
+		struct fe_call *c = order[i];
+		char what[200];
+
+		if (c->fate == FE_KEPT)
+			continue;
+		drop_what(t, c, what, sizeof(what));
+		if ((ret = bpfrr_ir_add_drop(ir, c->seq, what, c->why)) < 0)
+			goto nomem;
+	}
+	ret = bpfrr_ir_validate(ir, verr, sizeof(verr));
+	if (ret) {
+		snprintf(err, err_size, "%s: internal error, the IR does not validate: %s", t->name, verr);
+		goto fail;
+	}
+	free(order);
+	return ir;
+nomem:
+	snprintf(err, err_size, "%s: %s", t->name, strerror(ret == -EINVAL || !ret ? ENOMEM : -ret));
+fail:
+	free(order);
+	bpfrr_ir_free(ir);
+	return NULL;
+}

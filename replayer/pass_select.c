@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pass_select.c - the front end's pass 2: what to replay.
+ *
+ * Every recorded call gets a class (fe_classify): it makes an object, it
+ * changes one, it has an effect beyond fds (pins, cgroup attachments), it
+ * gets another fd of an existing object, it only reads, it runs a program,
+ * it is fd bookkeeping, it opens a file.
+ *
+ * The replay point: by default the state after the last successful call
+ * that built something (made an object, attached, stored into a map,
+ * froze, pinned, bound a map); a loader's teardown (closes, map deletes,
+ * PERF_EVENT_IOC_DISABLE) comes after it.  --until N puts it after call N.
+ *
+ * Kept, to a fixed point:
+ *  - the objects with an open fd at the replay point (from pass 1's clock
+ *    stamps; an alias keeps the object it names), the objects a kept
+ *    global call (pin, cgroup attach) names, and with --keep-probes every
+ *    object made before the point;
+ *  - the call that makes a kept object, and every earlier successful call
+ *    that changes a kept object (map updates and deletes, freeze, bind,
+ *    perf event ioctls) or has a global effect;
+ *  - every object a kept call passes an fd of (a program's maps and BTF, a
+ *    link's program and perf event, a prog array's programs, ...).
+ * Everything else is dropped with the reason.  Opens whose fd a kept call
+ * uses (a cgroup directory) become slots the replayer opens by path.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "frontend_int.h"
+
+#define why(c, ...) snprintf((c)->why, sizeof((c)->why), __VA_ARGS__)
+
+enum fe_class fe_classify(const struct fe_call *c)
+{
+	if (!c->is_bpf) {
+		const char *n = c->sys_name;
+
+		if (!strcmp(n, "perf_event_open"))
+			return FE_CLASS_CREATE;
+		if (!strcmp(n, "ioctl")) {
+			switch ((uint32_t)c->args[1]) {
+			case FE_PERF_IOC_ID:
+			case FE_PERF_IOC_QUERY_BPF:
+				return FE_CLASS_READ;
+			default:
+				return FE_CLASS_MUTATE;
+			}
+		}
+		if (!strcmp(n, "close") || !strcmp(n, "close_range") || !strcmp(n, "dup") ||
+		    !strcmp(n, "dup2") || !strcmp(n, "dup3") || !strcmp(n, "fcntl"))
+			return FE_CLASS_FD;
+		if (!strcmp(n, "open") || !strcmp(n, "openat") || !strcmp(n, "openat2"))
+			return FE_CLASS_OPEN;
+		if (!strcmp(n, "pidfd_getfd"))
+			return FE_CLASS_GET;
+		return FE_CLASS_OTHER;
+	}
+	switch (c->cmd) {
+	case FE_MAP_CREATE:
+	case FE_PROG_LOAD:
+	case FE_BTF_LOAD:
+	case FE_RAW_TRACEPOINT_OPEN:
+	case FE_LINK_CREATE:
+	case FE_ENABLE_STATS:
+	case FE_ITER_CREATE:
+	case FE_TOKEN_CREATE:
+		return FE_CLASS_CREATE;
+	case FE_MAP_UPDATE_ELEM:
+	case FE_MAP_DELETE_ELEM:
+	case FE_MAP_LOOKUP_AND_DELETE_ELEM:
+	case FE_MAP_FREEZE:
+	case FE_MAP_LOOKUP_AND_DELETE_BATCH:
+	case FE_MAP_UPDATE_BATCH:
+	case FE_MAP_DELETE_BATCH:
+	case FE_LINK_UPDATE:
+	case FE_LINK_DETACH:
+	case FE_PROG_BIND_MAP:
+		return FE_CLASS_MUTATE;
+	case FE_OBJ_PIN:
+	case FE_PROG_ATTACH:
+	case FE_PROG_DETACH:
+		return FE_CLASS_GLOBAL;
+	case FE_OBJ_GET:
+	case FE_PROG_GET_FD_BY_ID:
+	case FE_MAP_GET_FD_BY_ID:
+	case FE_BTF_GET_FD_BY_ID:
+	case FE_LINK_GET_FD_BY_ID:
+		return FE_CLASS_GET;
+	case FE_MAP_LOOKUP_ELEM:
+	case FE_MAP_GET_NEXT_KEY:
+	case FE_PROG_GET_NEXT_ID:
+	case FE_MAP_GET_NEXT_ID:
+	case FE_OBJ_GET_INFO_BY_FD:
+	case FE_PROG_QUERY:
+	case FE_TASK_FD_QUERY:
+	case FE_BTF_GET_NEXT_ID:
+	case FE_MAP_LOOKUP_BATCH:
+	case FE_LINK_GET_NEXT_ID:
+		return FE_CLASS_READ;
+	case FE_PROG_TEST_RUN:
+		return FE_CLASS_TEST_RUN;
+	}
+	return FE_CLASS_OTHER;
+}
+
+static bool succeeded(const struct fe_call *c)
+{
+	return !(c->flags & BPFRR_CALL_NO_EXIT) && !bpfrr_trace_ret_errno(c->ret);
+}
+
+/* Does a successful call build state (it can be the default replay point)? */
+static bool builds(const struct fe_call *c)
+{
+	switch (c->class) {
+	case FE_CLASS_CREATE:
+		return c->is_bpf ? c->cmd != FE_ENABLE_STATS && c->cmd != FE_ITER_CREATE : true;
+	case FE_CLASS_MUTATE:
+		if (!c->is_bpf)
+			return (uint32_t)c->args[1] != FE_PERF_IOC_DISABLE &&
+			       (uint32_t)c->args[1] != FE_PERF_IOC_RESET;
+		return c->cmd == FE_MAP_UPDATE_ELEM || c->cmd == FE_MAP_UPDATE_BATCH ||
+		       c->cmd == FE_MAP_FREEZE || c->cmd == FE_PROG_BIND_MAP || c->cmd == FE_LINK_UPDATE;
+	case FE_CLASS_GLOBAL:
+		return c->cmd != FE_PROG_DETACH;
+	default:
+		return false;
+	}
+}
+
+/* The ref of c at path, or NULL. */
+static const struct fe_ref *ref_at(const struct fe_call *c, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_refs; i++)
+		if (!strcmp(c->refs[i].path, path))
+			return &c->refs[i];
+	return NULL;
+}
+
+/* The object a MUTATE / GLOBAL / TEST_RUN call acts on. */
+static struct fe_obj *target_of(const struct fe_call *c)
+{
+	static const char *const paths[] = {
+		"attr.map_fd", "attr.batch.map_fd", "attr.prog_bind_map.prog_fd", "attr.link_update.link_fd",
+		"attr.link_detach.link_fd", "attr.bpf_fd", "attr.attach_bpf_fd", "attr.test.prog_fd",
+		"arg fd",
+	};
+	const struct fe_ref *r;
+	size_t i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if ((r = ref_at(c, paths[i])))
+			return fe_canon(r->obj);
+	return NULL;
+}
+
+static bool live_at(const struct fe_obj *o, uint64_t clock)
+{
+	return o->base.max_fds && o->base.first_clock <= clock && (o->base.nr_fds || o->base.gone_clock > clock);
+}
+
+/* The event index up to which call seq's own records reach (its FD_EVENTs follow its record). */
+static uint64_t cut_clock_of(const struct fe_trace *t, const struct fe_call *c)
+{
+	uint64_t i = c->clock;
+
+	while (i + 1 < t->nr_events && t->events[i + 1].type == BPFRR_REC_FD_EVENT &&
+	       t->fdevs[t->events[i + 1].idx].seq == c->seq)
+		i++;
+	return i;
+}
+
+static void keep_obj(struct fe_obj *o, const char *fmt, uint64_t seq, bool *changed)
+{
+	o = fe_canon(o);
+	if (!o || o->kept)
+		return;
+	o->kept = true;
+	snprintf(o->why_kept, sizeof(o->why_kept), fmt, seq);
+	*changed = true;
+}
+
+int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err, size_t err_size)
+{
+	struct bpfrr_fdm_obj *b;
+	bool changed = false;
+	uint32_t i, j;
+	char name[64];
+
+	for (i = 0; i < t->nr_calls; i++) {
+		struct fe_call *c = &t->calls[i];
+
+		c->class = fe_classify(c);
+		c->fate = FE_UNDECIDED;
+		c->target = c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL ||
+			    c->class == FE_CLASS_TEST_RUN ? target_of(c) : NULL;
+	}
+
+	/* the replay point */
+	t->cut_seq = 0;
+	t->cut_default = !o->until_seq;
+	if (o->until_seq) {
+		struct fe_call *c = fe_call_by_seq(t, o->until_seq);
+
+		if (!c) {
+			snprintf(err, err_size, "%s: --until %" PRIu64 ": the trace has no call with that seq",
+				 t->name, o->until_seq);
+			return -EINVAL;
+		}
+		t->cut_seq = c->seq;
+		t->cut_clock = cut_clock_of(t, c);
+	} else {
+		for (i = 0; i < t->nr_calls; i++) {
+			struct fe_call *c = &t->calls[i];
+
+			if (succeeded(c) && builds(c) && c->seq > t->cut_seq) {
+				t->cut_seq = c->seq;
+				t->cut_clock = cut_clock_of(t, c);
+			}
+		}
+	}
+
+	/* roots: what has an open fd at the replay point */
+	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+		struct fe_obj *ob = (struct fe_obj *)b;
+
+		if (!t->cut_seq || !live_at(ob, t->cut_clock))
+			continue;
+		ob->live = true;
+		fe_canon(ob)->live = true;
+	}
+	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+		struct fe_obj *ob = (struct fe_obj *)b;
+
+		if (ob->live && !ob->alias_of && ob->creator)
+			keep_obj(ob, "alive at the replay point", 0, &changed);
+		else if (o->keep_probes && !ob->alias_of && ob->creator && ob->creator->seq <= t->cut_seq &&
+			 succeeded(ob->creator) && ob->creator->class == FE_CLASS_CREATE)
+			keep_obj(ob, "--keep-probes", 0, &changed);
+	}
+
+	/* to a fixed point: makers and changers of kept objects, and what kept calls use */
+	do {
+		changed = false;
+		for (i = 0; i < t->nr_calls; i++) {
+			struct fe_call *c = &t->calls[i];
+			bool keep = false;
+
+			if (c->fate == FE_KEPT || c->seq > t->cut_seq || !succeeded(c))
+				continue;
+			switch (c->class) {
+			case FE_CLASS_CREATE:
+				keep = c->result && fe_canon(c->result)->kept;
+				break;
+			case FE_CLASS_GET:
+				/* an fd of an object made outside the trace that a kept call uses */
+				keep = c->result && !c->result->alias_of && c->result->kept;
+				break;
+			case FE_CLASS_MUTATE:
+			case FE_CLASS_TEST_RUN:
+				keep = c->target && c->target->kept;
+				break;
+			case FE_CLASS_GLOBAL:
+				keep = true;
+				break;
+			case FE_CLASS_OTHER:
+				/* a command or syscall the translator does not know: pass 3 refuses it */
+				keep = c->is_bpf;
+				break;
+			default:
+				break;
+			}
+			if (!keep)
+				continue;
+			c->fate = FE_KEPT;
+			changed = true;
+			for (j = 0; j < c->nr_refs; j++)
+				if (c->refs[j].obj)
+					keep_obj(c->refs[j].obj, "used by seq %" PRIu64, c->seq, &changed);
+		}
+	} while (changed);
+
+	/* the reasons for everything else */
+	for (i = 0; i < t->nr_calls; i++) {
+		struct fe_call *c = &t->calls[i];
+		int e = bpfrr_trace_ret_errno(c->ret);
+
+		if (c->fate == FE_KEPT)
+			continue;
+		c->fate = FE_DROPPED;
+		if (c->class == FE_CLASS_OPEN && c->result && fe_canon(c->result)->kept) {
+			c->fate = FE_PATH;
+			why(c, "its fd is a slot the replayer opens by path");
+		} else if (c->flags & BPFRR_CALL_NO_EXIT) {
+			why(c, "did not return (the task died in it)");
+		} else if (e) {
+			why(c, "failed: %s", fe_errno_name(e));
+		} else if (c->seq > t->cut_seq) {
+			if (t->cut_seq)
+				why(c, "after the replay point (seq %" PRIu64 ")%s", t->cut_seq,
+				    builds(c) || c->class == FE_CLASS_CREATE ? "" : ": teardown");
+			else
+				why(c, "nothing was built: no replay point");
+		} else {
+			switch (c->class) {
+			case FE_CLASS_READ:
+				why(c, "read-only");
+				break;
+			case FE_CLASS_FD:
+				why(c, "fd bookkeeping (the replayer holds its own fds)");
+				break;
+			case FE_CLASS_OPEN: {
+				uint32_t k;
+
+				why(c, "a file read, no kept call uses its fd");
+				for (k = 0; k < t->nr_values; k++)
+					if (t->values[k].seq == c->seq)
+						why(c, "a file read: %s %s = %" PRIu64 " (looked up by name at replay time)",
+						    t->values[k].kind == BPFRR_IR_RESOLVE_TP_ID ? "tracepoint id of" :
+						    "PMU type of", t->values[k].name, t->values[k].value);
+				break;
+			}
+			case FE_CLASS_GET:
+				if (c->result && c->result->alias_of)
+					why(c, "another fd of %s", fe_obj_desc(c->result->alias_of, name, sizeof(name)));
+				else
+					why(c, "an fd of an object made outside the trace, not used by a kept call");
+				break;
+			case FE_CLASS_CREATE:
+				if (c->result && c->result->base.max_fds && !c->result->base.nr_fds &&
+				    c->result->base.gone_clock <= t->cut_clock) {
+					if (c->result->base.close_seq)
+						why(c, "probe: closed by seq %" PRIu64 ", nothing kept depends on it",
+						    c->result->base.close_seq);
+					else
+						why(c, "probe: closed when task %u exited, nothing kept depends on it",
+						    c->result->base.exit_tid);
+				} else {
+					why(c, "nothing kept depends on what it made");
+				}
+				break;
+			case FE_CLASS_MUTATE:
+			case FE_CLASS_TEST_RUN:
+				if (c->target)
+					why(c, "acts on %s, which is not replayed",
+					    fe_obj_desc(c->target, name, sizeof(name)));
+				else
+					why(c, "acts on no object the trace knows");
+				break;
+			default:
+				why(c, "not a call that changes BPF state");
+				break;
+			}
+		}
+	}
+	return 0;
+}
