@@ -69,7 +69,6 @@ struct rec_options {
 	const char *output;		/* trace file */
 	enum rec_opens opens;
 	bool identity;			/* query object identities (pidfd_getfd + OBJ_GET_INFO_BY_FD) */
-	bool quiet;			/* no summary line at the end */
 	bool verbose;			/* one line per recorded call on stderr */
 	char **argv;			/* the command */
 };
