@@ -7,12 +7,15 @@
 # panic ends the run quickly with an error, and bad arguments are refused with
 # status 125.
 #
+# The contract does not depend on our own tools, so the guests boot an image
+# built from an empty build tree (cached like qemu/run's own images): a
+# half-edited source tree that does not compile cannot fail these tests.
+#
 # Environment: QEMU_RUN_T_ARCHES (default "x86_64 arm64"), QEMU_RUN_T_KERNEL
-# (default stock).
+# (default stock), BPFRR_CACHE_DIR.
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-run=$top/qemu/run
 arches=${QEMU_RUN_T_ARCHES:-x86_64 arm64}
 variant=${QEMU_RUN_T_KERNEL:-stock}
 tmp=$(mktemp -d)
@@ -37,12 +40,36 @@ check() {
 show() { sed 's/^/#   /' "$1"; }
 now_tenths() { local t=${EPOCHREALTIME/./}; echo $((t / 100000)); }
 
+cache=${BPFRR_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfrr}
+mkdir -p "$tmp/no-build/guest-x86_64" "$tmp/no-build/guest-arm64" "$cache/images"
+# Prints the path of an image for $1 without any of our tools, building it if needed.
+runner_image() {
+	local key img
+	key=$(BPFRR_BUILD_DIR=$tmp/no-build "$top/qemu/mkinitramfs" --arch "$1" --print-key) || return 1
+	img=$cache/images/runner-test-$1-$key.cpio
+	if [ ! -f "$img" ]; then
+		BPFRR_BUILD_DIR=$tmp/no-build "$top/qemu/mkinitramfs" --arch "$1" -o "$img" >&2 || return 1
+		ls -1t "$cache/images/runner-test-$1-"*.cpio* | tail -n +3 | xargs -r rm -f
+	fi
+	echo "$img"
+}
+declare -A image=()
+for arch in $arches; do
+	image[$arch]=$(runner_image "$arch") || { echo "Bail out! cannot build the $arch image"; exit 1; }
+done
+# qemu/run on the runner's image for arch $1.
+run() {
+	local a=$1
+	shift
+	BPFRR_INITRAMFS=${image[$a]} "$top/qemu/run" --arch "$a" "$@"
+}
+
 for arch in $arches; do
 	# One boot: exit status, stdout/stderr separation, /share both ways.
 	share=$tmp/share-$arch
 	mkdir -p "$share"
 	echo "from the host $arch" >"$share/in.txt"
-	"$run" --arch "$arch" --kernel "$variant" --share "$share" --timeout 120 -- \
+	run "$arch" --kernel "$variant" --share "$share" --timeout 120 -- \
 		'echo "to stdout"; echo "to stderr" >&2; cat in.txt >copy.txt; uname -m >uname.txt; exit 3' \
 		>"$tmp/out" 2>"$tmp/err"
 	status=$?
@@ -67,21 +94,21 @@ done
 arch=${arches%% *}
 
 # A megabyte of output, on both streams at once, arrives complete and in order.
-"$run" --arch "$arch" --kernel "$variant" --timeout 120 -- \
+run "$arch" --kernel "$variant" --timeout 120 -- \
 	'seq 1 150000; seq 150000 -1 1 >&2' >"$tmp/out" 2>"$tmp/err"
 status=$?
 check "$arch: large stdout and stderr arrive intact (status $status)" \
 	eval '[ "$status" -eq 0 ] && cmp -s "$tmp/out" <(seq 1 150000) && cmp -s "$tmp/err" <(seq 150000 -1 1)'
 
 # Several words form one command line, as with ssh: sh parses them in the guest.
-"$run" --arch "$arch" --kernel "$variant" --timeout 120 -- echo one '&&' echo two '|' tr a-z A-Z \
+run "$arch" --kernel "$variant" --timeout 120 -- echo one '&&' echo two '|' tr a-z A-Z \
 	>"$tmp/out" 2>"$tmp/err"
 check "$arch: several words are one sh command line" \
 	[ "$(cat "$tmp/out")" = "$(printf 'one\nTWO')" ]
 
 # A guest that hangs is killed after --timeout with a one-line error and status 125.
 start=$(now_tenths)
-"$run" --arch "$arch" --kernel "$variant" --timeout 15 -- sleep 9999 >"$tmp/out" 2>"$tmp/err"
+run "$arch" --kernel "$variant" --timeout 15 -- sleep 9999 >"$tmp/out" 2>"$tmp/err"
 status=$?
 elapsed=$(($(now_tenths) - start))
 if [ "$status" -eq 125 ] && grep -q '^qemu/run: .*did not finish within 15 s' "$tmp/err" &&
@@ -97,7 +124,7 @@ fi
 mkdir -p "$tmp/empty"
 (cd "$tmp/empty" && echo . | cpio -o -H newc --quiet) | gzip >"$tmp/empty.cpio.gz"
 start=$(now_tenths)
-BPFRR_INITRAMFS=$tmp/empty.cpio.gz "$run" --arch "$arch" --kernel "$variant" --timeout 120 -- true \
+BPFRR_INITRAMFS=$tmp/empty.cpio.gz "$top/qemu/run" --arch "$arch" --kernel "$variant" --timeout 120 -- true \
 	>"$tmp/out" 2>"$tmp/err"
 status=$?
 elapsed=$(($(now_tenths) - start))
@@ -117,7 +144,7 @@ for bad in "--arch mips --kernel stock -- true" \
 	"--arch $arch --kernel stock --share $tmp/does-not-exist -- true" \
 	"--arch $arch --kernel stock --timeout soon -- true"; do
 	# shellcheck disable=SC2086 # the words of $bad are separate arguments
-	"$run" $bad >"$tmp/out" 2>"$tmp/err"
+	"$top/qemu/run" $bad >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	if [ "$status" -eq 125 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q '^qemu/run: ' "$tmp/err"; then
 		ok "qemu/run $bad: refused with status 125"
