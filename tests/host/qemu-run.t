@@ -108,10 +108,10 @@ check "$arch: several words are one sh command line" \
 
 # A guest that hangs is killed after --timeout with a one-line error and status 125.
 start=$(now_tenths)
-run "$arch" --kernel "$variant" --timeout 15 -- sleep 9999 >"$tmp/out" 2>"$tmp/err"
+run "$arch" --kernel "$variant" --timeout 10 -- sleep 9999 >"$tmp/out" 2>"$tmp/err"
 status=$?
 elapsed=$(($(now_tenths) - start))
-if [ "$status" -eq 125 ] && grep -q '^qemu/run: .*did not finish within 15 s' "$tmp/err" &&
+if [ "$status" -eq 125 ] && grep -q '^qemu/run: .*did not finish within 10 s' "$tmp/err" &&
 	[ "$elapsed" -lt 400 ]; then
 	ok "$arch: a hanging guest ends with an error after --timeout ($((elapsed / 10)) s)"
 else
