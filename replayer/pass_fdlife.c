@@ -384,22 +384,29 @@ static int value_file(const char *path, uint32_t *kind, char *name, size_t size)
 /* An open whose content the recorder captured and that names a kernel number. */
 static int index_value_file(struct fe_trace *t, const struct fe_call *c)
 {
-	const struct bpfrr_trace_region *path = fe_region(t, c, BPFRR_PHASE_EXIT, "path");
+	static const char *const paths[] = { "path", "pathname" };	/* resolved, as passed */
 	const struct bpfrr_trace_region *content = fe_region(t, c, BPFRR_PHASE_EXIT, "content");
 	const struct bpfrr_rec_blob *pb, *cb;
 	char name[256], text[32], *end;
 	struct fe_value_file *v;
-	uint32_t kind;
+	uint32_t kind, i;
 	uint64_t value;
+	bool named = false;
 
-	if (!path || !content || !path->blob || !content->blob)
+	cb = content && content->blob ? bpfrr_trace_blob(t->r, content->blob) : NULL;
+	if (!cb || !cb->len || cb->len >= sizeof(text))
 		return 0;
-	pb = bpfrr_trace_blob(t->r, path->blob);
-	cb = bpfrr_trace_blob(t->r, content->blob);
-	if (!pb || !cb || !pb->len || ((const char *)pb->data)[pb->len - 1] ||
-	    memchr(pb->data, '\0', pb->len - 1) || !cb->len || cb->len >= sizeof(text))
-		return 0;
-	if (value_file(pb->data, &kind, name, sizeof(name)))
+	/* sysfs resolves /sys/bus/event_source/devices/NAME to /sys/devices/NAME: try both */
+	for (i = 0; i < 2 && !named; i++) {
+		const struct bpfrr_trace_region *reg = fe_region(t, c, i ? BPFRR_PHASE_ENTRY : BPFRR_PHASE_EXIT,
+								 paths[i]);
+
+		pb = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+		if (!pb || !pb->len || ((const char *)pb->data)[pb->len - 1] || memchr(pb->data, '\0', pb->len - 1))
+			continue;
+		named = !value_file(pb->data, &kind, name, sizeof(name));
+	}
+	if (!named)
 		return 0;
 	memcpy(text, cb->data, cb->len);
 	text[cb->len] = '\0';

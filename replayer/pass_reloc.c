@@ -236,6 +236,33 @@ static int prep_bufs(struct prep *p)
 	return 0;
 }
 
+/* An object's prog / map / link type, as the recorder saw it or its attr said. */
+static uint32_t type_of(const struct fe_obj *o)
+{
+	if (!o)
+		return 0;
+	if (o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED))
+		return o->ident->type;
+	return o->creator ? o->creator->obj_type : 0;
+}
+
+/* The last successful BPF_PROG_TEST_RUN of a syscall program before seq (0: none). */
+static uint64_t syscall_prog_run_before(const struct fe_trace *t, uint64_t seq)
+{
+	uint64_t best = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *c = &t->calls[i];
+
+		if (c->is_bpf && c->cmd == FE_PROG_TEST_RUN && c->seq < seq && c->seq > best &&
+		    !bpfrr_trace_ret_errno(c->ret) && !(c->flags & BPFRR_CALL_NO_EXIT) &&
+		    type_of(c->target) == FE_PROG_TYPE_SYSCALL)
+			best = c->seq;
+	}
+	return best;
+}
+
 /* The slot an fd of c names, or a refusal. */
 static int ref_slot(struct prep *p, const struct fe_ref *r, uint32_t *slot)
 {
@@ -245,9 +272,16 @@ static int ref_slot(struct prep *p, const struct fe_ref *r, uint32_t *slot)
 	if (!o)
 		return refuse(p, "%s: fd %d names no object the trace knows (inherited, or made by a call "
 			      "bpfrr does not record)", r->path, r->fd);
-	if (!o->base.origin)
-		return refuse(p, "%s: fd %d names a %s made outside the trace", r->path, r->fd,
-			      bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind) ?: "object");
+	if (!o->base.origin) {
+		uint64_t run = syscall_prog_run_before(p->t, p->c->seq);
+		char hint[96] = "";
+
+		if (run)
+			snprintf(hint, sizeof(hint), " (perhaps by the syscall program run at seq %" PRIu64
+				 ", as light skeletons do)", run);
+		return refuse(p, "%s: fd %d names a %s made outside the trace%s", r->path, r->fd,
+			      bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind) ?: "object", hint);
+	}
 	if (o->unavailable)
 		return refuse(p, "%s: fd %d names %s, whose call was skipped", r->path, r->fd,
 			      fe_obj_desc(o, desc, sizeof(desc)));
@@ -310,15 +344,13 @@ static int prep_bpf(struct prep *p)
 		return refuse(p, "the bpf() ABI walker could not follow its attr");
 	switch (c->cmd) {
 	case FE_PROG_TEST_RUN:
-		if (c->target && (c->target->ident ? c->target->ident->type :
-				  c->target->creator ? c->target->creator->obj_type : 0) == FE_PROG_TYPE_SYSCALL)
+		if (type_of(c->target) == FE_PROG_TYPE_SYSCALL)
 			return refuse(p, "runs a BPF_PROG_TYPE_SYSCALL program: what it did inside the kernel "
 				      "(objects it made, fds it installed) is not in the trace");
 		break;
 	case FE_MAP_UPDATE_ELEM:
 	case FE_MAP_UPDATE_BATCH:
-		if (c->target && (c->target->ident ? c->target->ident->type :
-				  c->target->creator ? c->target->creator->obj_type : 0) == FE_MAP_TYPE_STRUCT_OPS)
+		if (c->target && type_of(c->target) == FE_MAP_TYPE_STRUCT_OPS)
 			return refuse(p, "a struct_ops value: its program fds sit where only the kernel's BTF "
 				      "says, which bpfrr does not relocate");
 		break;
@@ -769,8 +801,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		if (ret)
 			goto nomem;
 		if (c->is_bpf && (c->cmd == FE_MAP_UPDATE_ELEM || c->cmd == FE_MAP_UPDATE_BATCH) && o->warn &&
-		    c->target && bpfrr_abi_map_is_percpu(c->target->ident ? c->target->ident->type :
-							 c->target->creator ? c->target->creator->obj_type : 0))
+		    c->target && bpfrr_abi_map_is_percpu(type_of(c->target)))
 			fprintf(o->warn, "seq %" PRIu64 ": per-CPU values for the recording's %u possible CPUs: "
 				"replay where the kernel has as many\n", c->seq, t->hdr ? t->hdr->nr_cpus : 0);
 	}

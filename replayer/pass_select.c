@@ -236,7 +236,8 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
 		struct fe_obj *ob = (struct fe_obj *)b;
 
-		if (ob->live && !ob->alias_of && ob->creator)
+		/* what the loader made; what it only got an fd of (by id, path, open) counts if used */
+		if (ob->live && !ob->alias_of && ob->creator && ob->creator->class == FE_CLASS_CREATE)
 			keep_obj(ob, "alive at the replay point", 0, &changed);
 		else if (o->keep_probes && !ob->alias_of && ob->creator && ob->creator->seq <= t->cut_seq &&
 			 succeeded(ob->creator) && ob->creator->class == FE_CLASS_CREATE)
@@ -299,12 +300,14 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 			why(c, "did not return (the task died in it)");
 		} else if (e) {
 			why(c, "failed: %s", fe_errno_name(e));
-		} else if (c->seq > t->cut_seq) {
-			if (t->cut_seq)
-				why(c, "after the replay point (seq %" PRIu64 ")%s", t->cut_seq,
-				    builds(c) || c->class == FE_CLASS_CREATE ? "" : ": teardown");
-			else
+		} else if (c->seq > t->cut_seq && c->class != FE_CLASS_READ && c->class != FE_CLASS_OPEN) {
+			if (!t->cut_seq)
 				why(c, "nothing was built: no replay point");
+			else if (c->class == FE_CLASS_FD || c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL)
+				why(c, "after the replay point (seq %" PRIu64 ")%s", t->cut_seq,
+				    builds(c) ? "" : ": teardown");
+			else
+				why(c, "after the replay point (seq %" PRIu64 ")", t->cut_seq);
 		} else {
 			switch (c->class) {
 			case FE_CLASS_READ:

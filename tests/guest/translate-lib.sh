@@ -1,0 +1,53 @@
+# tests/guest/translate-lib.sh: helpers of the translate-*.t guest tests
+# (sourced, busybox sh): record a loader, let it exit, translate the trace,
+# replay the bundle with --verify while tests/guest/translate-held.sh checks
+# the replayed objects (tags as the original loader reported them, the
+# programs run when their events happen), and say what ran where.
+
+. "$(dirname "$0")/record-lib.sh"
+
+HELD=$(cd "$(dirname "$0")" && pwd)/translate-held.sh
+
+# translate_and_replay NAME OUT MIN_RAN CMD...: record CMD (its object lines
+# in OUT), translate, replay, check (MIN_RAN: see translate-held.sh; "all").
+# OUT may be empty (not a fixture loader).
+# (record_cmd sets trace, out and rc: the variables here are tr_*)
+translate_and_replay() {
+	tr_name=$1 tr_out=$2 tr_min=$3
+	shift 3
+	record_cmd "$tr_name.trace" "$tr_name.rec.out" "$@"
+	tr_rc=$?
+	if [ "$tr_rc" != 0 ]; then
+		fail "$tr_name: bpfrr record exited $tr_rc"
+		show "$tr_name.rec.out"
+		return 1
+	fi
+	[ -n "$tr_out" ] && cp "$tr_name.rec.out" "$tr_out"
+	if ! "$BPFRR" translate --explain -o "$tr_name.bundle" "$tr_name.trace" >"$tr_name.explain" 2>"$tr_name.terr"; then
+		fail "$tr_name: bpfrr translate failed: $(cat "$tr_name.terr")"
+		return 1
+	fi
+	pass "$tr_name: translated: $(tail -n 1 "$tr_name.explain")"
+	"$BPFRR" replay --verify "$tr_name.bundle" -- sh "$HELD" "$tr_name" "$tr_name.replay" "$tr_out" "$tr_min" \
+		>"$tr_name.replay" 2>"$tr_name.replay.err"
+	tr_rc=$?
+	if [ "$tr_rc" != 0 ]; then
+		fail "$tr_name: bpfrr replay --verify -- translate-held.sh exited $tr_rc"
+		sed 's/^/    /' "$tr_name.replay" "$tr_name.replay.err"
+		return 1
+	fi
+	grep -q '^verify: [0-9]* checks, 0 mismatches' "$tr_name.replay" ||
+		fail "$tr_name: the verify table has mismatches"
+	pass "$tr_name: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$tr_name.replay")"
+	sed -n 's/^held: /    /p' "$tr_name.replay"
+	return 0
+}
+
+# translate_fixtures LOADER...: translate_and_replay each fixture loader (plain
+# run: load, attach, print its objects, exit); every linked program must run.
+translate_fixtures() {
+	require_fixtures
+	for l in "$@"; do
+		translate_and_replay "$l" "$l.out" all "$FX/$l"
+	done
+}

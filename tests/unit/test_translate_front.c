@@ -1,0 +1,1319 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The translator's front end, pass by pass (replayer/frontend_int.h), on
+ * synthetic traces written with the trace writer, and on traces recorded
+ * in the guest (tests/data/traces/NAME.trace), whose --explain output must
+ * equal tests/data/translate/NAME.explain (BPFRR_UPDATE_GOLDEN=1 rewrites
+ * those; review the diff).  Also the fd model (lib/fdmodel.h) on its own
+ * and `bpfrr translate`'s exit statuses.  Host only, no bpf().
+ */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../replayer/bundle.h"
+#include "../../replayer/frontend_int.h"
+#include "../../replayer/replayer.h"
+#include "../data/synth_trace.h"
+#include "bpfrr.h"
+#include "fdmodel.h"
+
+#define TID	100
+#define CHILD	102
+
+static char data_dir[4096];
+
+static void find_data_dir(void)
+{
+	char here[4096];
+
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	snprintf(data_dir, sizeof(data_dir), "%s/../data", dirname(here));
+}
+
+/* --- building traces ----------------------------------------------------------------------- */
+
+struct scen {
+	struct synth s;
+	int memfd;
+};
+
+static void scen_begin(struct scen *sc, uint32_t nr_cpus)
+{
+	static const char *const argv[] = { "./loader" };
+	struct bpfrr_trace_header h = {
+		.arch = 62, .nr_cpus = nr_cpus, .page_size = 4096, .start_monotonic_ns = SYNTH_T0,
+		.recorder_pid = 99, .tracee_pid = TID, .arch_name = "x86_64", .kernel_release = "6.12.0-test",
+		.kernel_version = "#1", .recorder_version = "bpfrr 0.1.0", .argc = 1, .argv = argv,
+	};
+
+	memset(sc, 0, sizeof(*sc));
+	sc->s.now = SYNTH_T0;
+	sc->memfd = memfd_create("scen", 0);
+	ck_assert_int_ge(sc->memfd, 0);
+	sc->s.w = bpfrr_trace_create_fd(dup(sc->memfd), &h);
+	ck_assert_ptr_nonnull(sc->s.w);
+	synth_task(&sc->s, BPFRR_TASK_START, TID, TID, 0, 0, 0);
+}
+
+/* The trace's bytes (with or without END). */
+static uint8_t *scen_end(struct scen *sc, bool with_end, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_eq(sc->s.err, 0);
+	if (with_end)
+		ck_assert_int_eq(bpfrr_trace_close(sc->s.w, 0, 0), 0);
+	else
+		bpfrr_trace_abandon(sc->s.w);
+	ck_assert_int_eq(fstat(sc->memfd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(sc->memfd, buf, *len, 0), (ssize_t)*len);
+	close(sc->memfd);
+	return buf;
+}
+
+static void obj(struct scen *sc, uint64_t seq, uint32_t tid, int fd, uint32_t kind, uint32_t id, uint32_t type,
+		const char *name)
+{
+	struct bpfrr_rec_object o = {
+		.seq = seq, .tid = tid, .fd = fd, .kind = kind, .id = id, .type = type, .name = name ? name : "",
+	};
+
+	if (kind == BPFRR_OBJ_PROG)
+		memcpy(o.tag, (uint8_t[8]){ 1, 2, 3, 4, 5, 6, 7, (uint8_t)id }, 8);
+	if (kind == BPFRR_OBJ_BTF)
+		o.btf_size = 32;
+	synth_object(&sc->s, &o);
+}
+
+static uint64_t btf_load(struct scen *sc, uint32_t tid, int fd, uint32_t id)
+{
+	static const uint8_t btf[32] = { 0x9f, 0xeb, 1, 0, 24 };
+	struct bpfrr_trace_region r;
+	union bpf_attr a;
+	uint64_t seq;
+
+	memset(&a, 0, sizeof(a));
+	a.btf = 0x10000;
+	a.btf_size = sizeof(btf);
+	r = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BTF, "attr.btf", 0x10000, btf,
+			 sizeof(btf));
+	seq = synth_bpf(&sc->s, tid, BPF_BTF_LOAD, &a, 32, NULL, &r, 1, fd);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_BTF, seq);
+	obj(sc, seq, tid, fd, BPFRR_OBJ_BTF, id, 0, NULL);
+	return seq;
+}
+
+static uint64_t map_create(struct scen *sc, uint32_t tid, int fd, uint32_t type, uint32_t vs, const char *name,
+			   int btf_fd, int inner_fd, uint32_t id)
+{
+	union bpf_attr a;
+	uint64_t seq;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = 4;
+	a.value_size = vs;
+	a.max_entries = 4;
+	a.inner_map_fd = inner_fd > 0 ? inner_fd : 0;
+	snprintf(a.map_name, sizeof(a.map_name), "%s", name);
+	a.btf_fd = btf_fd > 0 ? btf_fd : 0;
+	seq = synth_bpf(&sc->s, tid, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, fd);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_MAP, seq);
+	{
+		struct bpfrr_rec_object o = {
+			.seq = seq, .tid = tid, .fd = fd, .kind = BPFRR_OBJ_MAP, .id = id, .type = type,
+			.key_size = 4, .value_size = vs, .max_entries = 4, .name = name,
+		};
+
+		synth_object(&sc->s, &o);
+	}
+	return seq;
+}
+
+/* a kprobe-type program with an ld_imm64 of map_fd (if > 0) at insn 0; ret < 0: failed load */
+static uint64_t prog_load(struct scen *sc, uint32_t tid, int fd, const char *name, int map_fd, int btf_fd,
+			  uint32_t id, int64_t ret)
+{
+	struct bpfrr_trace_region r[3];
+	struct bpf_insn insns[8];
+	struct bpf_func_info fi = { 0, 1 };
+	union bpf_attr a;
+	uint64_t seq;
+	uint32_t nr = 2;
+
+	synth_insns(insns, map_fd);
+	if (map_fd <= 0)	/* no map: r1 = 0 instead of the ld_imm64 */
+		insns[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1 };
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	a.insn_cnt = 8;
+	a.insns = 0x20000;
+	a.license = 0x21000;
+	snprintf(a.prog_name, sizeof(a.prog_name), "%s", name);
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x20000,
+			    insns, sizeof(insns));
+	r[1] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "attr.license",
+			    0x21000, "GPL", 4);
+	if (btf_fd > 0) {
+		a.prog_btf_fd = btf_fd;
+		a.func_info_rec_size = sizeof(fi);
+		a.func_info_cnt = 1;
+		a.func_info = 0x22000;
+		r[nr++] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_FUNC_INFO,
+				       "attr.func_info", 0x22000, &fi, sizeof(fi));
+	}
+	seq = synth_bpf(&sc->s, tid, BPF_PROG_LOAD, &a, 128, NULL, r, nr, ret >= 0 ? fd : ret);
+	if (ret >= 0) {
+		synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_PROG, seq);
+		obj(sc, seq, tid, fd, BPFRR_OBJ_PROG, id, BPF_PROG_TYPE_RAW_TRACEPOINT, name);
+	}
+	return seq;
+}
+
+static uint64_t sys(struct scen *sc, uint32_t tid, const char *name, uint32_t nr, const uint64_t args[6],
+		    int64_t ret, const struct bpfrr_trace_region *regs, uint32_t nr_regs)
+{
+	struct bpfrr_rec_syscall s = {
+		.seq = ++sc->s.seq, .tid = tid, .nr = nr, .ret = ret, .name = name, .nr_regions = nr_regs,
+		.regions = regs,
+	};
+
+	memcpy(s.args, args, sizeof(s.args));
+	s.t_enter_ns = synth_time(&sc->s);
+	s.t_exit_ns = s.t_enter_ns + 1000;
+	sc->s.now = s.t_exit_ns;
+	synth_check(&sc->s, bpfrr_trace_write_syscall(sc->s.w, &s));
+	return s.seq;
+}
+
+/* close(fd): the FD_EVENT (at entry), then the call */
+static uint64_t close_fd(struct scen *sc, uint32_t tid, int fd, uint32_t kind, uint64_t origin)
+{
+	synth_fd(&sc->s, sc->s.seq + 1, tid, BPFRR_FD_CLOSE, fd, kind, origin);
+	return sys(sc, tid, "close", 3, (uint64_t[6]){ (uint64_t)fd }, 0, NULL, 0);
+}
+
+static uint64_t map_update(struct scen *sc, uint32_t tid, int map_fd, uint32_t key, const void *value,
+			   uint32_t vlen)
+{
+	struct bpfrr_trace_region r[2];
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = map_fd;
+	a.key = 0x50000;
+	a.value = 0x50010;
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_KEY, "attr.key", 0x50000, &key, 4);
+	r[1] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_VALUE, "attr.value", 0x50010,
+			    value, vlen);
+	return synth_bpf(&sc->s, tid, BPF_MAP_UPDATE_ELEM, &a, 32, NULL, r, 2, 0);
+}
+
+static uint64_t raw_tp_open(struct scen *sc, uint32_t tid, int fd, int prog_fd, uint32_t id, uint32_t prog_id)
+{
+	struct bpfrr_trace_region r;
+	union bpf_attr a;
+	uint64_t seq;
+
+	memset(&a, 0, sizeof(a));
+	a.raw_tracepoint.name = 0x60000;
+	a.raw_tracepoint.prog_fd = prog_fd;
+	r = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "attr.raw_tracepoint.name",
+			 0x60000, "sys_enter", 10);
+	seq = synth_bpf(&sc->s, tid, BPF_RAW_TRACEPOINT_OPEN, &a, 16, NULL, &r, 1, fd);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_LINK, seq);
+	{
+		struct bpfrr_rec_object o = {
+			.seq = seq, .tid = tid, .fd = fd, .kind = BPFRR_OBJ_LINK, .id = id,
+			.type = BPF_LINK_TYPE_RAW_TRACEPOINT, .prog_id = prog_id, .name = "",
+		};
+
+		synth_object(&sc->s, &o);
+	}
+	return seq;
+}
+
+static uint64_t info_query(struct scen *sc, uint32_t tid, int fd)
+{
+	union bpf_attr a;
+	uint8_t info[64] = { 0 };
+	struct bpfrr_trace_region r[2];
+
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = fd;
+	a.info.info_len = sizeof(info);
+	a.info.info = 0x70000;
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_INOUT, BPFRR_CONTENT_INFO, "attr.info.info",
+			    0x70000, info, sizeof(info));
+	r[1] = r[0];
+	r[1].phase = BPFRR_PHASE_EXIT;
+	return synth_bpf(&sc->s, tid, BPF_OBJ_GET_INFO_BY_FD, &a, 16, &a, r, 2, 0);
+}
+
+/* openat(path) = fd, its content captured (a tracefs id, a PMU type), then closed */
+static uint64_t read_file(struct scen *sc, uint32_t tid, int fd, const char *path, const char *content)
+{
+	struct bpfrr_trace_region r[3];
+	uint64_t seq;
+
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_PATH, "pathname", 0x80000, path,
+			    strlen(path) + 1);
+	r[1] = synth_region(&sc->s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_PATH, "path", 0, path,
+			    strlen(path) + 1);
+	r[2] = synth_region(&sc->s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_STRING, "content", 0, content,
+			    strlen(content));
+	seq = sys(sc, tid, "openat", 257, (uint64_t[6]){ (uint64_t)-100, 0x80000, 0x80000 }, fd, r,
+		  content ? 3 : 2);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_ANY, seq);
+	close_fd(sc, tid, fd, BPFRR_OBJ_ANY, seq);
+	return seq;
+}
+
+/* perf_event_open of a tracepoint (type 2, config id) or of the kprobe PMU (type 6, config1 = name) */
+static uint64_t perf_open(struct scen *sc, uint32_t tid, int fd, uint32_t type, uint64_t config,
+			  const char *kprobe, int32_t pid)
+{
+	struct bpfrr_trace_region r[2];
+	uint8_t attr[128] = { 0 };
+	uint32_t size = sizeof(attr), nr = 1;
+	uint64_t seq, config1 = kprobe ? 0x41000 : 0;
+
+	memcpy(attr, &type, 4);
+	memcpy(attr + 4, &size, 4);
+	memcpy(attr + 8, &config, 8);
+	memcpy(attr + 56, &config1, 8);
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BYTES, "perf_event_attr",
+			    0x40000, attr, sizeof(attr));
+	if (kprobe)
+		r[nr++] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING,
+				       "perf_event_attr.config1", 0x41000, kprobe, strlen(kprobe) + 1);
+	seq = sys(sc, tid, "perf_event_open", 298,
+		  (uint64_t[6]){ 0x40000, (uint64_t)(int64_t)pid, 0, (uint64_t)-1, 8 }, fd, r, nr);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_PERF_EVENT, seq);
+	return seq;
+}
+
+static uint64_t link_create_perf(struct scen *sc, uint32_t tid, int fd, int prog_fd, int perf_fd, uint32_t id,
+				 uint32_t prog_id)
+{
+	union bpf_attr a;
+	uint64_t seq;
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = prog_fd;
+	a.link_create.target_fd = perf_fd;
+	a.link_create.attach_type = BPF_PERF_EVENT;
+	seq = synth_bpf(&sc->s, tid, BPF_LINK_CREATE, &a, 48, NULL, NULL, 0, fd);
+	synth_fd(&sc->s, seq, tid, BPFRR_FD_NEW, fd, BPFRR_OBJ_LINK, seq);
+	{
+		struct bpfrr_rec_object o = {
+			.seq = seq, .tid = tid, .fd = fd, .kind = BPFRR_OBJ_LINK, .id = id,
+			.type = BPF_LINK_TYPE_PERF_EVENT, .prog_id = prog_id, .name = "",
+		};
+
+		synth_object(&sc->s, &o);
+	}
+	return seq;
+}
+
+/* --- running the passes -------------------------------------------------------------------- */
+
+struct run {
+	struct bpfrr_trace_reader *r;
+	struct fe_trace *t;
+	struct bpfrr_ir *ir;
+	uint8_t *bytes;
+	char err[512];
+};
+
+/* Load and run the passes up to 'passes' (1: fdlife, 2: select, 3: reloc). */
+/* len is read after bytes is made: run_passes(&rn, scen_x(&len), &len, ...) */
+static int run_passes(struct run *rn, uint8_t *bytes, const size_t *len, int passes,
+		      const struct bpfrr_frontend_opts *o)
+{
+	static const struct bpfrr_frontend_opts none;
+	char *open_err = NULL;
+
+	memset(rn, 0, sizeof(*rn));
+	rn->bytes = bytes;
+	rn->r = bpfrr_trace_open_mem(bytes, *len, "scen.trace", 0, &open_err);
+	ck_assert_msg(rn->r, "%s", open_err);
+	rn->t = fe_load(rn->r, rn->err, sizeof(rn->err));
+	ck_assert_msg(rn->t, "%s", rn->err);
+	if (fe_pass_fdlife(rn->t, rn->err, sizeof(rn->err)))
+		return -1;
+	if (passes >= 2 && fe_pass_select(rn->t, o ? o : &none, rn->err, sizeof(rn->err)))
+		return -1;
+	if (passes >= 3 && !(rn->ir = fe_pass_reloc(rn->t, o ? o : &none, rn->err, sizeof(rn->err))))
+		return -1;
+	return 0;
+}
+
+static void run_free(struct run *rn)
+{
+	bpfrr_ir_free(rn->ir);
+	fe_free(rn->t);
+	bpfrr_trace_reader_close(rn->r);
+	free(rn->bytes);
+}
+
+static struct fe_call *call(struct run *rn, uint64_t seq)
+{
+	struct fe_call *c = fe_call_by_seq(rn->t, seq);
+
+	ck_assert_msg(c, "no call seq %llu", (unsigned long long)seq);
+	return c;
+}
+
+static const struct fe_ref *ref(struct run *rn, uint64_t seq, const char *path)
+{
+	struct fe_call *c = call(rn, seq);
+
+	for (uint32_t i = 0; i < c->nr_refs; i++)
+		if (!strcmp(c->refs[i].path, path))
+			return &c->refs[i];
+	ck_abort_msg("seq %llu has no fd at %s", (unsigned long long)seq, path);
+	return NULL;
+}
+
+/* the origin of the object the fd at path of call seq named (0: none) */
+static uint64_t ref_origin(struct run *rn, uint64_t seq, const char *path)
+{
+	const struct fe_ref *r = ref(rn, seq, path);
+
+	return r->obj ? fe_canon(r->obj)->base.origin : 0;
+}
+
+static void assert_fate(struct run *rn, uint64_t seq, enum fe_fate fate, const char *why_part)
+{
+	struct fe_call *c = call(rn, seq);
+
+	ck_assert_msg(c->fate == fate, "seq %llu: fate %d, want %d (%s)", (unsigned long long)seq, c->fate,
+		      fate, c->why);
+	if (why_part)
+		ck_assert_msg(strstr(c->why, why_part), "seq %llu: reason '%s' lacks '%s'",
+			      (unsigned long long)seq, c->why, why_part);
+}
+
+static const struct bpfrr_ir_call *ir_call(struct run *rn, uint64_t seq)
+{
+	for (uint32_t i = 0; i < rn->ir->nr_calls; i++)
+		if (rn->ir->calls[i].seq == seq)
+			return &rn->ir->calls[i];
+	ck_abort_msg("the IR has no call of seq %llu", (unsigned long long)seq);
+	return NULL;
+}
+
+static int slot_named(struct run *rn, const char *name)
+{
+	for (uint32_t i = 0; i < rn->ir->nr_slots; i++)
+		if (rn->ir->slots[i].name && !strcmp(rn->ir->slots[i].name, name))
+			return (int)i;
+	ck_abort_msg("no slot named %s", name);
+	return -1;
+}
+
+static bool has_rel(const struct bpfrr_ir_call *c, int32_t buf, uint32_t offset, int slot, uint32_t refk)
+{
+	for (uint32_t i = 0; i < c->nr_fdrels; i++)
+		if (c->fdrels[i].buf == buf && c->fdrels[i].offset == offset && (int)c->fdrels[i].slot == slot &&
+		    c->fdrels[i].ref == refk)
+			return true;
+	return false;
+}
+
+static int buf_index(const struct bpfrr_ir_call *c, const char *path)
+{
+	for (uint32_t i = 0; i < c->nr_bufs; i++)
+		if (!strcmp(c->bufs[i].path, path))
+			return (int)i;
+	return -1;
+}
+
+/* --- the fd model ---------------------------------------------------------------------------- */
+
+static int count_fd(void *arg, uint32_t tid, int fd, struct bpfrr_fdm_obj *o)
+{
+	(void)tid;
+	(void)fd;
+	(void)o;
+	(*(int *)arg)++;
+	return 0;
+}
+
+START_TEST(fdmodel_tables)
+{
+	struct bpfrr_fdmodel *m = bpfrr_fdm_new(0, NULL, NULL);
+	struct bpfrr_rec_task start = { .event = BPFRR_TASK_START, .tid = 1, .tgid = 1 };
+	struct bpfrr_rec_task thread = { .event = BPFRR_TASK_THREAD, .tid = 2, .tgid = 1, .other_tid = 1,
+					 .clone_flags = 0x400 };
+	struct bpfrr_rec_task fork = { .event = BPFRR_TASK_FORK, .tid = 3, .tgid = 3, .other_tid = 1,
+				       .clone_flags = 17 };
+	struct bpfrr_rec_task exit3 = { .event = BPFRR_TASK_EXIT, .tid = 3, .tgid = 3 };
+	struct bpfrr_rec_task exec = { .event = BPFRR_TASK_EXEC, .tid = 1, .tgid = 1, .other_tid = 1 };
+	struct bpfrr_fdm_obj *map, *prog;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(bpfrr_fdm_task(m, &start), 0);
+	bpfrr_fdm_set_clock(m, 10);
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 5, .tid = 1,
+		.op = BPFRR_FD_NEW, .fd = 3, .newfd = -1, .kind = BPFRR_OBJ_MAP, .object = 5 }), 0);
+	map = bpfrr_fdm_lookup(m, 1, 3);
+	ck_assert_ptr_nonnull(map);
+	ck_assert_uint_eq(map->origin, 5);
+	ck_assert_uint_eq(map->first_clock, 10);
+	ck_assert_ptr_eq(bpfrr_fdm_find(m, 5), map);
+	/* a thread shares the table: what it opens the other sees */
+	ck_assert_int_eq(bpfrr_fdm_task(m, &thread), 0);
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 6, .tid = 2,
+		.op = BPFRR_FD_NEW, .fd = 4, .newfd = -1, .kind = BPFRR_OBJ_PROG, .object = 6 }), 0);
+	prog = bpfrr_fdm_lookup(m, 1, 4);
+	ck_assert_ptr_nonnull(prog);
+	ck_assert_uint_eq(prog->origin, 6);
+	/* a fork gets a copy: the parent's close does not touch it */
+	ck_assert_int_eq(bpfrr_fdm_task(m, &fork), 0);
+	ck_assert_uint_eq(map->nr_fds, 2);
+	bpfrr_fdm_set_clock(m, 20);
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 7, .tid = 1,
+		.op = BPFRR_FD_CLOSE, .fd = 3, .newfd = -1, .kind = BPFRR_OBJ_MAP, .object = 5 }), 0);
+	ck_assert_ptr_null(bpfrr_fdm_lookup(m, 2, 3));
+	ck_assert_ptr_eq(bpfrr_fdm_lookup(m, 3, 3), map);
+	ck_assert_uint_eq(map->nr_fds, 1);
+	/* dup in the child, then its exit drops both */
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 8, .tid = 3,
+		.op = BPFRR_FD_DUP, .fd = 3, .newfd = 9, .kind = BPFRR_OBJ_MAP, .object = 5 }), 0);
+	ck_assert_ptr_eq(bpfrr_fdm_lookup(m, 3, 9), map);
+	ck_assert_uint_eq(map->nr_fds, 2);
+	ck_assert_uint_eq(map->max_fds, 2);
+	bpfrr_fdm_set_clock(m, 30);
+	ck_assert_int_eq(bpfrr_fdm_task(m, &exit3), 0);
+	ck_assert_uint_eq(map->nr_fds, 0);
+	ck_assert_uint_eq(map->gone_clock, 30);
+	ck_assert_uint_eq(map->close_seq, 0);
+	ck_assert_uint_eq(map->exit_tid, 3);
+	/* exec keeps the table (private now); the close-on-exec FD_EVENT closes the program */
+	ck_assert_int_eq(bpfrr_fdm_task(m, &exec), 0);
+	ck_assert_ptr_eq(bpfrr_fdm_lookup(m, 1, 4), prog);
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 0, .tid = 1,
+		.op = BPFRR_FD_EXEC_CLOSE, .fd = 4, .newfd = -1, .kind = BPFRR_OBJ_PROG, .object = 6 }), 0);
+	ck_assert_ptr_null(bpfrr_fdm_lookup(m, 1, 4));
+	/* the thread still has the old shared table, holding the program */
+	ck_assert_ptr_eq(bpfrr_fdm_lookup(m, 2, 4), prog);
+	ck_assert_int_eq(bpfrr_fdm_for_each_fd(m, count_fd, &n), 0);
+	ck_assert_int_eq(n, 1);
+	/* adoptions are a new object each time */
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 0, .tid = 1,
+		.op = BPFRR_FD_ADOPT, .fd = 7, .newfd = -1, .kind = BPFRR_OBJ_MAP, .object = 0 }), 0);
+	ck_assert_int_eq(bpfrr_fdm_fd_event(m, &(struct bpfrr_rec_fd_event){ .seq = 0, .tid = 1,
+		.op = BPFRR_FD_ADOPT, .fd = 8, .newfd = -1, .kind = BPFRR_OBJ_MAP, .object = 0 }), 0);
+	ck_assert_ptr_ne(bpfrr_fdm_lookup(m, 1, 7), bpfrr_fdm_lookup(m, 1, 8));
+	ck_assert(bpfrr_fdm_lookup(m, 1, 7)->adopted);
+	ck_assert(!bpfrr_fdm_oom(m));
+	bpfrr_fdm_free(m);
+}
+END_TEST
+
+/* --- scenario: a libbpf-style load with probes and a teardown ----------------------------------- *
+ *
+ *  1 PROG_LOAD probe (fd 3)        2 close 3          3 BTF_LOAD (fd 3)
+ *  4 MAP_CREATE 'counts' btf 3 (4) 5 PROG_LOAD failed 6 PROG_LOAD 'handle' map 4 btf 3 (5)
+ *  7 MAP_UPDATE counts             8 OBJ_GET_INFO     9 RAW_TP_OPEN prog 5 (6)
+ * 10 OBJ_GET_INFO                 11..14 close 6, 5, 4, 3
+ */
+static uint8_t *scen_load(size_t *len)
+{
+	struct scen sc;
+	uint64_t v = 42;
+
+	scen_begin(&sc, 2);
+	prog_load(&sc, TID, 3, "probe", 0, 0, 1, 0);
+	close_fd(&sc, TID, 3, BPFRR_OBJ_PROG, 1);
+	btf_load(&sc, TID, 3, 7);
+	map_create(&sc, TID, 4, BPF_MAP_TYPE_HASH, 8, "counts", 3, 0, 11);
+	prog_load(&sc, TID, 5, "handle", 4, 3, 0, -EACCES);
+	prog_load(&sc, TID, 5, "handle", 4, 3, 21, 0);
+	map_update(&sc, TID, 4, 7, &v, 8);
+	info_query(&sc, TID, 5);
+	raw_tp_open(&sc, TID, 6, 5, 31, 21);
+	info_query(&sc, TID, 6);
+	close_fd(&sc, TID, 6, BPFRR_OBJ_LINK, 9);
+	close_fd(&sc, TID, 5, BPFRR_OBJ_PROG, 6);
+	close_fd(&sc, TID, 4, BPFRR_OBJ_MAP, 4);
+	close_fd(&sc, TID, 3, BPFRR_OBJ_BTF, 3);
+	synth_task(&sc.s, BPFRR_TASK_EXIT, TID, TID, 0, 0, 0);
+	return scen_end(&sc, true, len);
+}
+
+START_TEST(fdlife_resolves_each_fd)
+{
+	struct run rn;
+	size_t len;
+	uint8_t *t = scen_load(&len);
+	struct fe_call *c;
+
+	ck_assert_int_eq(run_passes(&rn, t, &len, 1, NULL), 0);
+	/* fd 3 is the probe program at seq 1 and the BTF from seq 3 on */
+	ck_assert_uint_eq(ref_origin(&rn, 4, "attr.btf_fd"), 3);
+	ck_assert_uint_eq(ref_origin(&rn, 6, "attr.prog_btf_fd"), 3);
+	ck_assert_uint_eq(ref_origin(&rn, 6, "attr.insns[0].imm"), 4);
+	ck_assert_uint_eq(ref(&rn, 6, "attr.insns[0].imm")->ref, BPFRR_IR_REF_LD_IMM64);
+	ck_assert_str_eq(ref(&rn, 6, "attr.insns[0].imm")->buf_path, "attr.insns");
+	ck_assert_uint_eq(ref(&rn, 6, "attr.insns[0].imm")->offset, 4);
+	ck_assert_uint_eq(ref_origin(&rn, 7, "attr.map_fd"), 4);
+	ck_assert_uint_eq(ref_origin(&rn, 9, "attr.raw_tracepoint.prog_fd"), 6);
+	/* makers, and fd lifetimes in event clock terms */
+	c = call(&rn, 1);
+	ck_assert_ptr_nonnull(c->result);
+	ck_assert_uint_eq(c->result->base.close_seq, 2);
+	ck_assert_uint_eq(c->result->base.nr_fds, 0);
+	ck_assert_ptr_null(call(&rn, 5)->result);
+	ck_assert_ptr_eq(call(&rn, 6)->result->creator, call(&rn, 6));
+	ck_assert_str_eq(call(&rn, 6)->name, "handle");
+	/* the buffers the walker found */
+	c = call(&rn, 6);
+	ck_assert_uint_eq(c->nr_bufs, 3);
+	ck_assert_str_eq(c->bufs[0].path, "attr.insns");
+	ck_assert_uint_eq(c->bufs[0].len, 64);
+	run_free(&rn);
+}
+END_TEST
+
+START_TEST(select_probes_failures_reads_teardown)
+{
+	struct run rn;
+	size_t len;
+	uint8_t *t = scen_load(&len);
+
+	ck_assert_int_eq(run_passes(&rn, t, &len, 2, NULL), 0);
+	ck_assert_uint_eq(rn.t->cut_seq, 9);
+	assert_fate(&rn, 1, FE_DROPPED, "probe: closed by seq 2");
+	assert_fate(&rn, 2, FE_DROPPED, "fd bookkeeping");
+	assert_fate(&rn, 3, FE_KEPT, NULL);
+	assert_fate(&rn, 4, FE_KEPT, NULL);
+	assert_fate(&rn, 5, FE_DROPPED, "failed: EACCES");
+	assert_fate(&rn, 6, FE_KEPT, NULL);
+	assert_fate(&rn, 7, FE_KEPT, NULL);
+	assert_fate(&rn, 8, FE_DROPPED, "read-only");
+	assert_fate(&rn, 9, FE_KEPT, NULL);
+	assert_fate(&rn, 10, FE_DROPPED, "read-only");
+	assert_fate(&rn, 11, FE_DROPPED, "after the replay point (seq 9): teardown");
+	assert_fate(&rn, 14, FE_DROPPED, "teardown");
+	ck_assert(call(&rn, 4)->result->live);
+	run_free(&rn);
+}
+END_TEST
+
+START_TEST(select_until_and_keep_probes)
+{
+	struct bpfrr_frontend_opts o = { .until_seq = 6 };
+	struct run rn;
+	size_t len;
+
+	ck_assert_int_eq(run_passes(&rn, scen_load(&len), &len, 2, &o), 0);
+	ck_assert_uint_eq(rn.t->cut_seq, 6);
+	assert_fate(&rn, 6, FE_KEPT, NULL);
+	assert_fate(&rn, 7, FE_DROPPED, "after the replay point (seq 6)");
+	assert_fate(&rn, 9, FE_DROPPED, "after the replay point (seq 6)");
+	run_free(&rn);
+
+	/* the state after the map was created: the BTF and the map only */
+	o.until_seq = 4;
+	ck_assert_int_eq(run_passes(&rn, scen_load(&len), &len, 3, &o), 0);
+	ck_assert_uint_eq(rn.ir->nr_calls, 2);
+	run_free(&rn);
+
+	o.until_seq = 99;
+	ck_assert_int_eq(run_passes(&rn, scen_load(&len), &len, 2, &o), -1);
+	ck_assert_msg(strstr(rn.err, "--until 99: the trace has no call with that seq"), "%s", rn.err);
+	run_free(&rn);
+
+	memset(&o, 0, sizeof(o));
+	o.keep_probes = 1;
+	ck_assert_int_eq(run_passes(&rn, scen_load(&len), &len, 3, &o), 0);
+	assert_fate(&rn, 1, FE_KEPT, NULL);
+	ck_assert_uint_eq(rn.ir->nr_calls, 6);
+	ck_assert(!(rn.ir->slots[ir_call(&rn, 1)->result_slot].flags & BPFRR_IR_SLOT_KEEP));
+	run_free(&rn);
+}
+END_TEST
+
+START_TEST(reloc_calls_slots_buffers)
+{
+	struct run rn;
+	const struct bpfrr_ir_call *c;
+	int btf, map, prog, link, insns;
+	size_t len;
+	char verr[256];
+	void *enc;
+	size_t enc_len;
+	struct bpfrr_ir *back;
+
+	ck_assert_int_eq(run_passes(&rn, scen_load(&len), &len, 3, NULL), 0);
+	ck_assert_int_eq(bpfrr_ir_validate(rn.ir, verr, sizeof(verr)), 0);
+	ck_assert_uint_eq(rn.ir->nr_calls, 5);
+	ck_assert_uint_eq(rn.ir->nr_drops, 9);
+	ck_assert_uint_eq(rn.ir->nr_recorded, 14);
+	ck_assert_uint_eq(rn.ir->arch, 62);
+	ck_assert_str_eq(rn.ir->kernel_release, "6.12.0-test");
+	btf = slot_named(&rn, "btf");
+	map = slot_named(&rn, "map.counts");
+	prog = slot_named(&rn, "prog.handle");
+	link = slot_named(&rn, "link.handle");
+	for (int s = 0; s < (int)rn.ir->nr_slots; s++)
+		ck_assert(rn.ir->slots[s].flags & BPFRR_IR_SLOT_KEEP);
+
+	c = ir_call(&rn, 4);
+	ck_assert_int_eq(c->result_slot, map);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, btf_fd), btf, BPFRR_IR_REF_FIELD));
+	c = ir_call(&rn, 6);
+	insns = buf_index(c, "attr.insns");
+	ck_assert_int_ge(insns, 0);
+	ck_assert_uint_eq(c->bufs[insns].ptr_offset, offsetof(union bpf_attr, insns));
+	ck_assert_uint_eq(c->bufs[insns].len, 64);
+	ck_assert_int_ge(buf_index(c, "attr.license"), 0);
+	ck_assert_int_ge(buf_index(c, "attr.func_info"), 0);
+	ck_assert(has_rel(c, insns, 4, map, BPFRR_IR_REF_LD_IMM64));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, prog_btf_fd), btf, BPFRR_IR_REF_FIELD));
+	ck_assert_uint_eq(c->nr_fdrels, 2);
+	/* instructions as recorded: the fd stays in the imm, the replayer patches it */
+	ck_assert_int_eq(((const struct bpf_insn *)c->bufs[insns].data)[0].imm, 4);
+	c = ir_call(&rn, 7);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, map_fd), map, BPFRR_IR_REF_FIELD));
+	ck_assert_uint_eq(c->nr_bufs, 2);
+	c = ir_call(&rn, 9);
+	ck_assert_int_eq(c->result_slot, link);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, raw_tracepoint.prog_fd), prog,
+			  BPFRR_IR_REF_FIELD));
+	ck_assert_str_eq((const char *)c->bufs[buf_index(c, "attr.raw_tracepoint.name")].data, "sys_enter");
+
+	/* identities for --verify */
+	ck_assert_uint_eq(rn.ir->slots[prog].ident.type, BPF_PROG_TYPE_RAW_TRACEPOINT);
+	ck_assert(rn.ir->slots[prog].ident.have & BPFRR_ID_TAG);
+	ck_assert_uint_eq(rn.ir->slots[prog].ident.tag[7], 21);
+	ck_assert_str_eq(rn.ir->slots[map].ident.name, "counts");
+	ck_assert_uint_eq(rn.ir->slots[map].ident.value_size, 8);
+	ck_assert_uint_eq(rn.ir->slots[btf].ident.btf_size, 32);
+	ck_assert(rn.ir->slots[link].ident.have & BPFRR_ID_LINK_PROG);
+	ck_assert_uint_eq(rn.ir->slots[link].ident.link_prog_slot, prog);
+
+	/* the drops say why */
+	ck_assert_uint_eq(rn.ir->drops[0].seq, 1);
+	ck_assert_str_eq(rn.ir->drops[0].what, "BPF_PROG_LOAD");
+	ck_assert(strstr(rn.ir->drops[0].why, "probe"));
+
+	/* and the bundle carries all of it */
+	ck_assert_int_eq(bpfrr_bundle_encode(rn.ir, &enc, &enc_len, verr, sizeof(verr)), 0);
+	back = bpfrr_bundle_decode(enc, enc_len, "scen.bundle", verr, sizeof(verr));
+	ck_assert_msg(back, "%s", verr);
+	ck_assert_uint_eq(back->nr_calls, rn.ir->nr_calls);
+	ck_assert_uint_eq(back->nr_slots, rn.ir->nr_slots);
+	ck_assert_uint_eq(back->nr_drops, rn.ir->nr_drops);
+	bpfrr_ir_free(back);
+	free(enc);
+	run_free(&rn);
+}
+END_TEST
+
+/* --- scenario: fd numbers reused, a fork's copy, dup, exec ------------------------------------------ *
+ *
+ *  1 MAP_CREATE 'old' (4)   2 close 4   3 MAP_CREATE 'new' (4)   4 dup(4) = 9   5 close 4
+ *  fork 102: 6 PROG_LOAD 'child' map 9 (5) in the child   7 RAW_TP_OPEN prog 5 (6) in the child
+ *  8 close 9 in the parent; the child holds on; exec-close in the child; exit
+ */
+static uint8_t *scen_reuse(size_t *len, bool child_exits_early)
+{
+	struct scen sc;
+	uint64_t seq;
+
+	scen_begin(&sc, 1);
+	map_create(&sc, TID, 4, BPF_MAP_TYPE_ARRAY, 8, "old", 0, 0, 1);
+	close_fd(&sc, TID, 4, BPFRR_OBJ_MAP, 1);
+	map_create(&sc, TID, 4, BPF_MAP_TYPE_ARRAY, 8, "new", 0, 0, 2);
+	seq = sys(&sc, TID, "dup", 32, (uint64_t[6]){ 4 }, 9, NULL, 0);
+	{
+		struct bpfrr_rec_fd_event e = { .seq = seq, .tid = TID, .op = BPFRR_FD_DUP, .fd = 4, .newfd = 9,
+						.kind = BPFRR_OBJ_MAP, .object = 3 };
+
+		synth_check(&sc.s, bpfrr_trace_write_fd_event(sc.s.w, &e));
+	}
+	close_fd(&sc, TID, 4, BPFRR_OBJ_MAP, 3);
+	synth_task(&sc.s, BPFRR_TASK_FORK, CHILD, CHILD, TID, 17, 0);
+	prog_load(&sc, CHILD, 5, "child", 9, 0, 3, 0);
+	raw_tp_open(&sc, CHILD, 6, 5, 4, 3);
+	close_fd(&sc, TID, 9, BPFRR_OBJ_MAP, 3);
+	if (child_exits_early)
+		synth_task(&sc.s, BPFRR_TASK_EXIT, CHILD, CHILD, 0, 0, 0);
+	synth_task(&sc.s, BPFRR_TASK_EXIT, TID, TID, 0, 0, 0);
+	return scen_end(&sc, true, len);
+}
+
+START_TEST(fdlife_reuse_dup_fork)
+{
+	struct run rn;
+	size_t len;
+	int map, prog;
+
+	ck_assert_int_eq(run_passes(&rn, scen_reuse(&len, false), &len, 3, NULL), 0);
+	/* fd 9 of the child is the copy of the parent's dup of the second map */
+	ck_assert_uint_eq(ref_origin(&rn, 6, "attr.insns[0].imm"), 3);
+	assert_fate(&rn, 1, FE_DROPPED, "probe: closed by seq 2");
+	assert_fate(&rn, 3, FE_KEPT, NULL);
+	assert_fate(&rn, 4, FE_DROPPED, "fd bookkeeping");
+	map = slot_named(&rn, "map.new");
+	prog = slot_named(&rn, "prog.child");
+	ck_assert(has_rel(ir_call(&rn, 6), 0, 4, map, BPFRR_IR_REF_LD_IMM64));
+	ck_assert(has_rel(ir_call(&rn, 7), BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, raw_tracepoint.prog_fd), prog,
+			  BPFRR_IR_REF_FIELD));
+	/* the map is alive at the replay point (seq 7) through the child's and the parent's fd 9 */
+	ck_assert(rn.ir->slots[map].flags & BPFRR_IR_SLOT_KEEP);
+	run_free(&rn);
+}
+END_TEST
+
+/* --- scenario: another fd of the same object, by id ------------------------------------------------- */
+START_TEST(fdlife_alias_by_id)
+{
+	struct scen sc;
+	struct run rn;
+	union bpf_attr a;
+	uint64_t get, get_ext;
+	size_t len;
+	int map;
+
+	scen_begin(&sc, 1);
+	map_create(&sc, TID, 3, BPF_MAP_TYPE_ARRAY, 8, "shared", 0, 0, 17);
+	memset(&a, 0, sizeof(a));
+	a.map_id = 17;
+	get = synth_bpf(&sc.s, TID, BPF_MAP_GET_FD_BY_ID, &a, 12, NULL, NULL, 0, 4);
+	synth_fd(&sc.s, get, TID, BPFRR_FD_NEW, 4, BPFRR_OBJ_MAP, get);
+	obj(&sc, get, TID, 4, BPFRR_OBJ_MAP, 17, BPF_MAP_TYPE_ARRAY, "shared");
+	close_fd(&sc, TID, 3, BPFRR_OBJ_MAP, 1);
+	/* an id the trace never made */
+	a.map_id = 99;
+	get_ext = synth_bpf(&sc.s, TID, BPF_MAP_GET_FD_BY_ID, &a, 12, NULL, NULL, 0, 6);
+	synth_fd(&sc.s, get_ext, TID, BPFRR_FD_NEW, 6, BPFRR_OBJ_MAP, get_ext);
+	obj(&sc, get_ext, TID, 6, BPFRR_OBJ_MAP, 99, BPF_MAP_TYPE_ARRAY, "elsewhere");
+	prog_load(&sc, TID, 5, "user", 4, 0, 30, 0);	/* seq 5 */
+	ck_assert_msg(!run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), "%s", rn.err);
+
+	ck_assert_ptr_eq(fe_canon(call(&rn, get)->result), call(&rn, 1)->result);
+	ck_assert_ptr_null(call(&rn, get_ext)->result->alias_of);
+	ck_assert_uint_eq(ref_origin(&rn, 5, "attr.insns[0].imm"), 1);
+	assert_fate(&rn, 1, FE_KEPT, NULL);
+	assert_fate(&rn, get, FE_DROPPED, "another fd of map 'shared' (seq 1)");
+	map = slot_named(&rn, "map.shared");
+	/* alive through the alias, though its own fd was closed */
+	ck_assert(rn.ir->slots[map].flags & BPFRR_IR_SLOT_KEEP);
+	ck_assert(has_rel(ir_call(&rn, 5), 0, 4, map, BPFRR_IR_REF_LD_IMM64));
+	assert_fate(&rn, get_ext, FE_DROPPED, "made outside the trace");
+	run_free(&rn);
+}
+END_TEST
+
+/* --- scenario: perf events, tracepoint ids and PMU types by name ---------------------------------- */
+static uint8_t *scen_perf(size_t *len, bool with_tp_read, int32_t pid, uint32_t ioctl_req)
+{
+	struct scen sc;
+
+	scen_begin(&sc, 1);
+	prog_load(&sc, TID, 3, "on_tp", 0, 0, 5, 0);
+	if (with_tp_read)
+		read_file(&sc, TID, 4, "/sys/kernel/tracing/events/syscalls/sys_enter_openat/id", "583\n");
+	perf_open(&sc, TID, 4, 2, 583, NULL, pid);				/* seq 4 (or 2) */
+	link_create_perf(&sc, TID, 5, 3, 4, 8, 5);
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 4, 0x2400 }, 0, NULL, 0);
+	read_file(&sc, TID, 6, "/sys/bus/event_source/devices/kprobe/type", "6\n");
+	perf_open(&sc, TID, 6, 6, 0, "do_sys_openat2", -1);
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 6, ioctl_req, 3 }, 0, NULL, 0);
+	return scen_end(&sc, true, len);
+}
+
+START_TEST(reloc_perf_events)
+{
+	const struct bpfrr_ir_call *c;
+	struct run rn;
+	int prog, tp, kp;
+	size_t len;
+
+	ck_assert_int_eq(run_passes(&rn, scen_perf(&len, true, -1, 0x40042408 /* SET_BPF */), &len, 3, NULL), 0);
+	prog = slot_named(&rn, "prog.on_tp");
+	tp = slot_named(&rn, "perf_event.syscalls/sys_enter_openat");
+	kp = slot_named(&rn, "perf_event.kprobe.do_sys_openat2");
+	assert_fate(&rn, 2, FE_DROPPED, "tracepoint id of syscalls/sys_enter_openat = 583");
+	c = ir_call(&rn, 4);
+	ck_assert_uint_eq(c->op, BPFRR_IR_PERF_EVENT_OPEN);
+	ck_assert_uint_eq(c->attr_size, 128);
+	ck_assert_int_eq(c->args[0], -1);
+	ck_assert_int_eq(c->args[2], -1);
+	ck_assert_int_eq(c->args[3], 8);
+	ck_assert_uint_eq(c->nr_resolves, 1);
+	ck_assert_uint_eq(c->resolves[0].kind, BPFRR_IR_RESOLVE_TP_ID);
+	ck_assert_uint_eq(c->resolves[0].offset, 8);
+	ck_assert_uint_eq(c->resolves[0].size, 8);
+	ck_assert_str_eq(c->resolves[0].name, "syscalls/sys_enter_openat");
+	ck_assert_int_eq(c->result_slot, tp);
+	c = ir_call(&rn, 5);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, link_create.target_fd), tp,
+			  BPFRR_IR_REF_FIELD));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, link_create.prog_fd), prog,
+			  BPFRR_IR_REF_FIELD));
+	c = ir_call(&rn, 6);
+	ck_assert_uint_eq(c->op, BPFRR_IR_IOCTL);
+	ck_assert_uint_eq(c->cmd, 0x2400);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ARG, 0, tp, BPFRR_IR_REF_ARG));
+	/* the kprobe: its PMU type by name, the function name as a buffer at config1 */
+	c = ir_call(&rn, 9);
+	ck_assert_uint_eq(c->resolves[0].kind, BPFRR_IR_RESOLVE_PMU_TYPE);
+	ck_assert_str_eq(c->resolves[0].name, "kprobe");
+	ck_assert_uint_eq(c->resolves[0].offset, 0);
+	ck_assert_uint_eq(c->resolves[0].size, 4);
+	ck_assert_int_eq(buf_index(c, "perf_event_attr.config1"), 0);
+	ck_assert_uint_eq(c->bufs[0].ptr_offset, 56);
+	ck_assert_str_eq((const char *)c->bufs[0].data, "do_sys_openat2");
+	c = ir_call(&rn, 10);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ARG, 0, kp, BPFRR_IR_REF_ARG));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ARG, 1, prog, BPFRR_IR_REF_ARG));
+	run_free(&rn);
+}
+END_TEST
+
+START_TEST(reloc_refuses_with_reasons)
+{
+	struct bpfrr_frontend_opts o = { .skip_untranslatable = 1 };
+	struct run rn;
+	size_t len;
+
+	/* a tracepoint id nothing names */
+	ck_assert_int_eq(run_passes(&rn, scen_perf(&len, false, -1, 0x2400), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 2 perf_event_open cannot be translated: tracepoint id 583: no "
+				     "recorded tracefs read names it"), "%s", rn.err);
+	ck_assert(rn.t->untranslatable);
+	run_free(&rn);
+
+	/* skipped, with what depends on it */
+	ck_assert_int_eq(run_passes(&rn, scen_perf(&len, false, -1, 0x2400), &len, 3, &o), 0);
+	assert_fate(&rn, 2, FE_SKIPPED, "untranslatable: tracepoint id 583");
+	assert_fate(&rn, 3, FE_SKIPPED, "whose call was skipped");
+	assert_fate(&rn, 4, FE_SKIPPED, "whose call was skipped");
+	assert_fate(&rn, 7, FE_KEPT, NULL);
+	run_free(&rn);
+
+	/* a perf event of a process of the recording */
+	ck_assert_int_eq(run_passes(&rn, scen_perf(&len, true, 1234, 0x2400), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 4 perf_event_open cannot be translated: it watches process 1234"),
+		      "%s", rn.err);
+	run_free(&rn);
+
+	/* an ioctl with a pointer argument */
+	ck_assert_int_eq(run_passes(&rn, scen_perf(&len, true, -1, 0x40082406 /* SET_FILTER */), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 10 ioctl(PERF_EVENT_IOC_SET_FILTER) cannot be translated: its argument "
+				     "is a pointer"), "%s", rn.err);
+	run_free(&rn);
+}
+END_TEST
+
+START_TEST(reloc_refuses_unrecorded_memory_and_foreign_fds)
+{
+	struct scen sc;
+	struct run rn;
+	union bpf_attr a;
+	uint64_t seq;
+	size_t len;
+
+	/* program instructions whose bytes were not captured */
+	scen_begin(&sc, 1);
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	a.insn_cnt = 2;
+	a.insns = 0x20000;
+	seq = synth_bpf(&sc.s, TID, BPF_PROG_LOAD, &a, 128, NULL, NULL, 0, 3);
+	synth_fd(&sc.s, seq, TID, BPFRR_FD_NEW, 3, BPFRR_OBJ_PROG, seq);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 1 BPF_PROG_LOAD cannot be translated: attr.insns: its 16 bytes were "
+				     "not all recorded"), "%s", rn.err);
+	run_free(&rn);
+
+	/* an fd the loader inherited */
+	scen_begin(&sc, 1);
+	synth_fd(&sc.s, 0, TID, BPFRR_FD_ADOPT, 7, BPFRR_OBJ_PROG, 0);
+	raw_tp_open(&sc, TID, 8, 7, 1, 0);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "attr.raw_tracepoint.prog_fd: fd 7 names a prog made outside the trace"),
+		      "%s", rn.err);
+	run_free(&rn);
+
+	/* an fd the trace never heard of */
+	scen_begin(&sc, 1);
+	raw_tp_open(&sc, TID, 8, 7, 1, 0);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "fd 7 names no object the trace knows"), "%s", rn.err);
+	run_free(&rn);
+}
+END_TEST
+
+/* --- scenario: fds inside map values -------------------------------------------------------------- */
+START_TEST(reloc_fds_in_map_values)
+{
+	struct scen sc;
+	struct run rn;
+	int32_t fd;
+	size_t len;
+	int jmp, stage, inner, outer, val;
+	const struct bpfrr_ir_call *c;
+
+	scen_begin(&sc, 1);
+	map_create(&sc, TID, 3, BPF_MAP_TYPE_PROG_ARRAY, 4, "jmp", 0, 0, 1);
+	prog_load(&sc, TID, 4, "stage", 0, 0, 2, 0);
+	fd = 4;
+	map_update(&sc, TID, 3, 0, &fd, 4);
+	map_create(&sc, TID, 5, BPF_MAP_TYPE_ARRAY, 8, "inner", 0, 0, 3);
+	map_create(&sc, TID, 6, BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, "outer", 0, 5, 4);
+	fd = 5;
+	map_update(&sc, TID, 6, 1, &fd, 4);
+	close_fd(&sc, TID, 4, BPFRR_OBJ_PROG, 2);	/* the prog array keeps it */
+	close_fd(&sc, TID, 5, BPFRR_OBJ_MAP, 4);
+	prog_load(&sc, TID, 4, "entry", 3, 0, 5, 0);	/* seq 9, the replay point */
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), 0);
+	jmp = slot_named(&rn, "map.jmp");
+	stage = slot_named(&rn, "prog.stage");
+	inner = slot_named(&rn, "map.inner");
+	outer = slot_named(&rn, "map.outer");
+	c = ir_call(&rn, 3);
+	val = buf_index(c, "attr.value");
+	ck_assert(has_rel(c, val, 0, stage, BPFRR_IR_REF_MAP_VALUE));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, map_fd), jmp, BPFRR_IR_REF_FIELD));
+	c = ir_call(&rn, 5);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, inner_map_fd), inner, BPFRR_IR_REF_FIELD));
+	c = ir_call(&rn, 6);
+	ck_assert(has_rel(c, buf_index(c, "attr.value"), 0, inner, BPFRR_IR_REF_MAP_VALUE));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, map_fd), outer, BPFRR_IR_REF_FIELD));
+	/* kept for what holds them, not alive by an fd of their own */
+	ck_assert(!(rn.ir->slots[stage].flags & BPFRR_IR_SLOT_KEEP));
+	ck_assert(!(rn.ir->slots[inner].flags & BPFRR_IR_SLOT_KEEP));
+	ck_assert(rn.ir->slots[outer].flags & BPFRR_IR_SLOT_KEEP);
+	run_free(&rn);
+}
+END_TEST
+
+/* --- scenario: a cgroup directory opened by path, a cgroup attachment ------------------------------- */
+START_TEST(reloc_cgroup_path_slot)
+{
+	struct scen sc;
+	struct run rn;
+	union bpf_attr a;
+	struct bpfrr_trace_region r[2];
+	const char *path = "/sys/fs/cgroup/test";
+	uint64_t open_seq, attach;
+	size_t len;
+	int cg, prog;
+	const struct bpfrr_ir_call *c;
+
+	scen_begin(&sc, 1);
+	prog_load(&sc, TID, 3, "egress", 0, 0, 1, 0);
+	r[0] = synth_region(&sc.s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_PATH, "pathname", 0x80000, path,
+			    strlen(path) + 1);
+	r[1] = synth_region(&sc.s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_PATH, "path", 0, path,
+			    strlen(path) + 1);
+	open_seq = sys(&sc, TID, "openat", 257, (uint64_t[6]){ (uint64_t)-100, 0x80000, 0x10000 | 0x80000 }, 4, r, 2);
+	synth_fd(&sc.s, open_seq, TID, BPFRR_FD_NEW, 4, BPFRR_OBJ_CGROUP, open_seq);
+	memset(&a, 0, sizeof(a));
+	a.target_fd = 4;
+	a.attach_bpf_fd = 3;
+	a.attach_type = BPF_CGROUP_INET_EGRESS;
+	attach = synth_bpf(&sc.s, TID, BPF_PROG_ATTACH, &a, 20, NULL, NULL, 0, 0);
+	close_fd(&sc, TID, 3, BPFRR_OBJ_PROG, 1);
+	close_fd(&sc, TID, 4, BPFRR_OBJ_CGROUP, open_seq);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), 0);
+	ck_assert_uint_eq(rn.t->cut_seq, attach);
+	assert_fate(&rn, open_seq, FE_PATH, "opens by path");
+	cg = slot_named(&rn, "cgroup.2");
+	prog = slot_named(&rn, "prog.egress");
+	ck_assert_uint_eq(rn.ir->slots[cg].source, BPFRR_IR_SLOT_PATH);
+	ck_assert_str_eq(rn.ir->slots[cg].path, path);
+	ck_assert_uint_eq(rn.ir->slots[cg].open_flags, 0x10000 | 0x80000);
+	c = ir_call(&rn, attach);
+	ck_assert(c->flags & BPFRR_IR_CALL_GLOBAL);
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, target_fd), cg, BPFRR_IR_REF_FIELD));
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, attach_bpf_fd), prog, BPFRR_IR_REF_FIELD));
+	run_free(&rn);
+}
+END_TEST
+
+/* --- the synthetic kprobe trace of the dump tests ----------------------------------------------- */
+static uint8_t *kprobe_bytes(bool with_end, size_t *len)
+{
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_kprobe_trace(dup(fd), with_end), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
+/* the --explain line of seq says what */
+static void explain_has(const char *text, int seq, const char *name, const char *what)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "%6d  %-30s %s\n", seq, name, what);
+	ck_assert_msg(strstr(text, line), "no line '%s' in:\n%s", line, text);
+}
+
+START_TEST(driver_on_the_dump_trace)
+{
+	struct bpfrr_frontend_opts o = { .skip_untranslatable = 1 };
+	struct bpfrr_frontend_result res;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_ir *ir;
+	char err[512], *text = NULL;
+	size_t len, text_len;
+	uint8_t *t = kprobe_bytes(true, &len);
+
+	/* its kprobe perf event names no PMU: an error naming the call */
+	r = bpfrr_trace_open_mem(t, len, "kprobe.trace", 0, NULL);
+	ir = bpfrr_frontend_translate_reader(r, NULL, &res, err, sizeof(err));
+	ck_assert_ptr_null(ir);
+	ck_assert(res.untranslatable);
+	ck_assert_msg(strstr(err, "seq 5 perf_event_open cannot be translated: perf event type 6: a dynamic PMU "
+				  "no recorded read names"), "%s", err);
+	bpfrr_trace_reader_close(r);
+
+	/* skipped: the link goes with it; the thread's update of the map stays */
+	o.explain = open_memstream(&text, &text_len);
+	r = bpfrr_trace_open_mem(t, len, "kprobe.trace", 0, NULL);
+	ir = bpfrr_frontend_translate_reader(r, &o, &res, err, sizeof(err));
+	fclose(o.explain);
+	ck_assert_msg(ir, "%s", err);
+	ck_assert_uint_eq(res.cut_seq, 7);
+	ck_assert_uint_eq(res.nr_skipped, 2);
+	ck_assert_uint_eq(ir->nr_calls, 4);
+	ck_assert_uint_eq(ir->nr_calls + ir->nr_drops, ir->nr_recorded);
+	explain_has(text, 7, "BPF_MAP_UPDATE_ELEM", "kept: call 3, fds -> slot 1, changes slot 1");
+	explain_has(text, 6, "BPF_LINK_CREATE", "SKIPPED: untranslatable: attr.link_create.target_fd: fd 6 "
+		    "names perf_event (seq 5), whose call was skipped");
+	explain_has(text, 3, "BPF_PROG_LOAD", "dropped: failed: EACCES");
+	explain_has(text, 11, "BPF_OBJ_GET_INFO_BY_FD", "dropped: read-only");
+	bpfrr_ir_free(ir);
+	bpfrr_trace_reader_close(r);
+	free(text);
+	free(t);
+
+	/* no END: translated, and said */
+	t = kprobe_bytes(false, &len);
+	r = bpfrr_trace_open_mem(t, len, "kprobe.trace", 0, NULL);
+	o.explain = NULL;
+	ir = bpfrr_frontend_translate_reader(r, &o, &res, err, sizeof(err));
+	ck_assert_msg(ir, "%s", err);
+	ck_assert(res.truncated);
+	ck_assert_msg(strstr(res.truncated_msg, "truncated"), "%s", res.truncated_msg);
+	bpfrr_ir_free(ir);
+	bpfrr_trace_reader_close(r);
+	free(t);
+}
+END_TEST
+
+/* --- bpfrr translate: exit statuses --------------------------------------------------------- */
+static int translate_cli(const char *trace, const char *out, const char *extra)
+{
+	char *argv[8];
+	int argc = 0;
+
+	argv[argc++] = "translate";
+	if (extra)
+		argv[argc++] = (char *)extra;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)out;
+	argv[argc++] = (char *)trace;
+	argv[argc] = NULL;
+	return bpfrr_translate_main(argc, argv);
+}
+
+static void write_bytes(const char *path, const uint8_t *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+START_TEST(cli_exit_statuses)
+{
+	char dir[] = "/tmp/bpfrr-front-XXXXXX", trace[128], out[128];
+	size_t len;
+	uint8_t *t;
+	struct bpfrr_ir *ir;
+	char err[256];
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(trace, sizeof(trace), "%s/t.trace", dir);
+	snprintf(out, sizeof(out), "%s/t.bundle", dir);
+	t = scen_load(&len);
+	write_bytes(trace, t, len);
+	ck_assert_int_eq(translate_cli(trace, out, NULL), 0);
+	ir = bpfrr_bundle_read(out, err, sizeof(err));
+	ck_assert_msg(ir, "%s", err);
+	ck_assert_uint_eq(ir->nr_calls, 5);
+	ck_assert_str_eq(ir->source, trace);
+	bpfrr_ir_free(ir);
+	/* /dev/null stays a device */
+	ck_assert_int_eq(translate_cli(trace, "/dev/null", NULL), 0);
+	ck_assert_int_eq(stat("/dev/null", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	ck_assert_int_eq(translate_cli(trace, out, "--until=0"), BPFRR_EXIT_USAGE);
+	ck_assert_int_eq(translate_cli(trace, out, "--format=elf"), BPFRR_EXIT_USAGE);
+	/* truncated: translated, exit 3 */
+	write_bytes(trace, t, len - 40);
+	ck_assert_int_eq(translate_cli(trace, out, NULL), BPFRR_EXIT_TRUNCATED);
+	/* corrupt: bad input */
+	t[len / 2] ^= 0x55;
+	write_bytes(trace, t, len);
+	ck_assert_int_eq(translate_cli(trace, out, NULL), BPFRR_EXIT_USAGE);
+	free(t);
+	/* untranslatable: a failure */
+	t = kprobe_bytes(true, &len);
+	write_bytes(trace, t, len);
+	ck_assert_int_eq(translate_cli(trace, out, NULL), BPFRR_EXIT_FAILURE);
+	ck_assert_int_eq(translate_cli(trace, out, "--skip-untranslatable"), 0);
+	free(t);
+	unlink(trace);
+	unlink(out);
+	rmdir(dir);
+}
+END_TEST
+
+/* --- recorded traces ------------------------------------------------------------------------------- */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+START_TEST(recorded_traces)
+{
+	char dir[4200];
+	struct dirent *de;
+	DIR *dp;
+	int n = 0;
+
+	snprintf(dir, sizeof(dir), "%s/traces", data_dir);
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		struct bpfrr_frontend_opts o = { .skip_untranslatable = 1 };
+		struct bpfrr_frontend_result res;
+		size_t nlen = strlen(de->d_name), want_len, text_len = 0;
+		char path[8400], gold[8400], err[512], verr[256], *text = NULL, *want;
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_ir *ir;
+		uint32_t i;
+
+		if (nlen < 7 || strcmp(de->d_name + nlen - 6, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(gold, sizeof(gold), "%s/translate/%.*s.explain", data_dir, (int)(nlen - 6), de->d_name);
+		r = bpfrr_trace_open(path, 0, NULL);
+		ck_assert_msg(r, "%s does not open", path);
+		o.explain = open_memstream(&text, &text_len);
+		ir = bpfrr_frontend_translate_reader(r, &o, &res, err, sizeof(err));
+		fclose(o.explain);
+		bpfrr_trace_reader_close(r);
+		ck_assert_msg(ir, "%s: %s", de->d_name, err);
+		ck_assert_int_eq(bpfrr_ir_validate(ir, verr, sizeof(verr)), 0);
+		ck_assert_uint_eq(ir->nr_calls + ir->nr_drops, ir->nr_recorded);
+		/* every slot alive at the replay point carries an identity to verify */
+		for (i = 0; i < ir->nr_slots; i++)
+			if (ir->slots[i].flags & BPFRR_IR_SLOT_KEEP && ir->slots[i].kind != BPFRR_OBJ_PERF_EVENT)
+				ck_assert_msg(ir->slots[i].ident.have, "%s: slot %u (%s) has no identity", de->d_name,
+					      i, ir->slots[i].name);
+		if (getenv("BPFRR_UPDATE_GOLDEN")) {
+			write_bytes(gold, (const uint8_t *)text, text_len);
+		} else {
+			want = slurp(gold, &want_len);
+			ck_assert_msg(want, "missing %s", gold);
+			ck_assert_msg(want_len == text_len && !memcmp(want, text, text_len),
+				      "%s: --explain differs from %s", de->d_name, gold);
+			free(want);
+		}
+		bpfrr_ir_free(ir);
+		free(text);
+		n++;
+	}
+	closedir(dp);
+	fprintf(stderr, "# %d recorded traces translated\n", n);
+}
+END_TEST
+
+static Suite *front_suite(void)
+{
+	Suite *s = suite_create("translate_front");
+	TCase *tc = tcase_create("front");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, fdmodel_tables);
+	tcase_add_test(tc, fdlife_resolves_each_fd);
+	tcase_add_test(tc, fdlife_reuse_dup_fork);
+	tcase_add_test(tc, fdlife_alias_by_id);
+	tcase_add_test(tc, select_probes_failures_reads_teardown);
+	tcase_add_test(tc, select_until_and_keep_probes);
+	tcase_add_test(tc, reloc_calls_slots_buffers);
+	tcase_add_test(tc, reloc_perf_events);
+	tcase_add_test(tc, reloc_refuses_with_reasons);
+	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
+	tcase_add_test(tc, reloc_fds_in_map_values);
+	tcase_add_test(tc, reloc_cgroup_path_slot);
+	tcase_add_test(tc, driver_on_the_dump_trace);
+	tcase_add_test(tc, cli_exit_statuses);
+	tcase_add_test(tc, recorded_traces);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(front_suite());
+	int failed;
+
+	find_data_dir();
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
