@@ -304,8 +304,7 @@ const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struc
 	return NULL;
 }
 
-int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
-		size_t len)
+const void *fe_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, uint64_t len)
 {
 	uint32_t i;
 
@@ -318,10 +317,20 @@ int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, ui
 		b = bpfrr_trace_blob(t->r, reg->blob);
 		if (!b || addr - reg->addr > b->len || len > b->len - (addr - reg->addr))
 			continue;
-		memcpy(buf, (const uint8_t *)b->data + (addr - reg->addr), len);
-		return 0;
+		return (const uint8_t *)b->data + (addr - reg->addr);
 	}
-	return -EFAULT;
+	return NULL;
+}
+
+int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
+		size_t len)
+{
+	const void *p = fe_mem(t, c, phase, addr, len);
+
+	if (!p)
+		return -EFAULT;
+	memcpy(buf, p, len);
+	return 0;
 }
 
 struct fe_obj *fe_canon(struct fe_obj *o)

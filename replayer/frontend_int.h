@@ -206,7 +206,9 @@ const char *fe_errno_name(int err);
 /* a region of c at phase with exactly this path, or NULL */
 const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struct fe_call *c, int phase,
 					   const char *path);
-/* tracee memory at a phase as far as c's regions captured it: 0 or -EFAULT */
+/* tracee memory at a phase as far as c's regions captured it: where it is, or NULL */
+const void *fe_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, uint64_t len);
+/* the same, copied: 0 or -EFAULT */
 int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
 		size_t len);
 /* the object behind an object, following aliases */

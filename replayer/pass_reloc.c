@@ -145,12 +145,14 @@ static int32_t find_pbuf(const struct prep *p, const char *path)
 /* The recorded bytes of [addr, addr + len) at entry, malloc'd; NULL if not all were recorded. */
 static uint8_t *entry_bytes(const struct prep *p, uint64_t addr, uint64_t len)
 {
-	uint8_t *data = malloc(len ? len : 1);
+	const void *src = len ? fe_mem(p->t, p->c, BPFRR_PHASE_ENTRY, addr, len) : NULL;
+	uint8_t *data;
 
-	if (data && len && fe_read_mem(p->t, p->c, BPFRR_PHASE_ENTRY, addr, data, len)) {
-		free(data);
+	if (len && !src)
 		return NULL;
-	}
+	data = malloc(len ? len : 1);
+	if (data && len)
+		memcpy(data, src, len);
 	return data;
 }
 

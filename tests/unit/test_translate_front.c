@@ -443,6 +443,8 @@ static int buf_index(const struct bpfrr_ir_call *c, const char *path)
 	return -1;
 }
 
+static char *slurp(const char *path, size_t *len);
+
 /* --- the fd model ---------------------------------------------------------------------------- */
 
 static int count_fd(void *arg, uint32_t tid, int fd, struct bpfrr_fdm_obj *o)
@@ -1133,6 +1135,58 @@ START_TEST(driver_on_the_dump_trace)
 }
 END_TEST
 
+/*
+ * Garbage inside well-framed records (checksums not checked): every byte of
+ * two traces flipped in turn.  The translator must refuse or translate, never
+ * crash (the sanitizers watch), and what it returns must validate.
+ */
+START_TEST(survives_garbage_in_records)
+{
+	struct bpfrr_frontend_opts o = { .skip_untranslatable = 1, .keep_probes = 0 };
+	uint8_t *traces[3];
+	size_t lens[3], strides[3] = { 1, 1, 7 };
+	uint32_t ok = 0, refused = 0;
+	char path[4200];
+	int nr = 2;
+
+	traces[0] = scen_load(&lens[0]);
+	traces[1] = scen_perf(&lens[1], true, -1, 0x40042408);
+	/* and a recorded one, every 7th byte */
+	snprintf(path, sizeof(path), "%s/traces/x86_64-opensnoop.trace", data_dir);
+	if ((traces[2] = (uint8_t *)slurp(path, &lens[2])))
+		nr = 3;
+	for (int k = 0; k < nr; k++) {
+		for (size_t i = 16; i < lens[k]; i += strides[k]) {
+			struct bpfrr_trace_reader *r;
+			struct bpfrr_ir *ir;
+			char err[512], verr[256];
+			uint8_t saved = traces[k][i];
+
+			traces[k][i] ^= (uint8_t)(0x5a + i);
+			r = bpfrr_trace_open_mem(traces[k], lens[k], "garbage.trace", BPFRR_TRACE_IGNORE_CHECKSUMS,
+						 NULL);
+			traces[k][i] = saved;
+			if (!r)
+				continue;
+			o.keep_probes = (int)(i & 1);
+			ir = bpfrr_frontend_translate_reader(r, &o, NULL, err, sizeof(err));
+			if (ir) {
+				ck_assert_msg(!bpfrr_ir_validate(ir, verr, sizeof(verr)), "byte %zu: %s", i, verr);
+				ok++;
+			} else {
+				refused++;
+			}
+			bpfrr_ir_free(ir);
+			bpfrr_trace_reader_close(r);
+		}
+		free(traces[k]);
+	}
+	fprintf(stderr, "# garbage: %u translated, %u refused\n", ok, refused);
+	ck_assert_uint_gt(ok, 0);
+	ck_assert_uint_gt(refused, 0);
+}
+END_TEST
+
 /* --- bpfrr translate: exit statuses --------------------------------------------------------- */
 static int translate_cli(const char *trace, const char *out, const char *extra)
 {
@@ -1286,7 +1340,7 @@ static Suite *front_suite(void)
 	Suite *s = suite_create("translate_front");
 	TCase *tc = tcase_create("front");
 
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, fdmodel_tables);
 	tcase_add_test(tc, fdlife_resolves_each_fd);
 	tcase_add_test(tc, fdlife_reuse_dup_fork);
@@ -1300,6 +1354,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_fds_in_map_values);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
 	tcase_add_test(tc, driver_on_the_dump_trace);
+	tcase_add_test(tc, survives_garbage_in_records);
 	tcase_add_test(tc, cli_exit_statuses);
 	tcase_add_test(tc, recorded_traces);
 	suite_add_tcase(s, tc);
