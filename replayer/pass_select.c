@@ -13,10 +13,11 @@
  * PERF_EVENT_IOC_DISABLE) comes after it.  --until N puts it after call N.
  *
  * Kept, to a fixed point:
- *  - the objects with an open fd at the replay point (from pass 1's clock
- *    stamps; an alias keeps the object it names), the objects a kept
- *    global call (pin, cgroup attach) names, and with --keep-probes every
- *    object made before the point;
+ *  - the objects the loader made (not those it only got an fd of) that have
+ *    an open fd at the replay point (from pass 1's clock stamps; an alias
+ *    keeps the object it names), the objects a kept global call (pin, cgroup
+ *    attach) names, and with --keep-probes every object made before the
+ *    point;
  *  - the call that makes a kept object, and every earlier successful call
  *    that changes a kept object (map updates and deletes, freeze, bind,
  *    perf event ioctls) or has a global effect;

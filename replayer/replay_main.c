@@ -16,6 +16,7 @@
 #include "bpfrr.h"
 #include "bundle.h"
 #include "codegen.h"
+#include "frontend.h"
 #include "replay.h"
 #include "replayer.h"
 #include "run.h"
@@ -68,9 +69,18 @@ static int read_input(const char *path, struct bpfrr_ir **ir)
 		return BPFRR_EXIT_USAGE;
 	}
 	if (n == 8 && !memcmp(head, BPFRR_TRACE_MAGIC, 8)) {
-		fprintf(stderr, "bpfrr replay: %s is a trace; replaying a trace directly needs the "
-			"translator's front end, which is not built yet\n", path);
-		return BPFRR_EXIT_USAGE;
+		/* a trace: translated here with the defaults of `bpfrr translate` */
+		struct bpfrr_frontend_opts fo = { .warn = stderr };
+		struct bpfrr_frontend_result res;
+
+		*ir = bpfrr_frontend_translate(path, &fo, &res, err, sizeof(err));
+		if (!*ir) {
+			fprintf(stderr, "bpfrr replay: %s\n", err);
+			return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
+		}
+		if (res.truncated)
+			fprintf(stderr, "bpfrr replay: warning: %s\n", res.truncated_msg);
+		return 0;
 	}
 	*ir = bpfrr_bundle_read(path, err, sizeof(err));
 	if (!*ir) {

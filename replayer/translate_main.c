@@ -168,6 +168,9 @@ int bpfrr_translate_main(int argc, char **argv)
 	if (!res.cut_seq)
 		fprintf(stderr, "bpfrr translate: warning: %s: no successful call built anything; "
 			"the bundle replays nothing\n", argv[optind]);
+	else if (!ir->nr_calls)
+		fprintf(stderr, "bpfrr translate: warning: %s: every call was dropped or skipped; "
+			"the bundle replays nothing\n", argv[optind]);
 	ret = write_output(ir, output, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "bpfrr translate: %s\n", err);
