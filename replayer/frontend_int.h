@@ -92,6 +92,8 @@ struct fe_ref {
 	char *buf_path;			/* FE_IN_BUF: the containing buffer's path */
 	uint64_t offset;		/* in the attr / buffer; IN_ARG: the IR argument index */
 	struct fe_obj *obj;		/* NULL: the fd named nothing the trace knows */
+	bool raced;			/* the fd named an object made after the call began (reused by
+					 * another thread while the call ran): obj is NULL */
 };
 #define FE_IN_BUF	0
 

@@ -170,6 +170,14 @@ static int add_ref(struct fdlife *fl, const char *path, int fd, uint32_t ref, ui
 	r->where = where;
 	r->offset = offset;
 	r->obj = (struct fe_obj *)bpfrr_fdm_lookup(fl->t->fdm, c->tid, fd);
+	/*
+	 * Resolved at the call's record, i.e. when it returned: an object made by
+	 * a later call means another thread closed and reused the number meanwhile.
+	 */
+	if (r->obj && r->obj->base.origin > c->seq) {
+		r->obj = NULL;
+		r->raced = true;
+	}
 	c->nr_refs++;
 	return 0;
 }

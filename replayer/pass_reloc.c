@@ -271,6 +271,9 @@ static int ref_slot(struct prep *p, const struct fe_ref *r, uint32_t *slot)
 	struct fe_obj *o = fe_canon(r->obj);
 	char desc[96];
 
+	if (!o && r->raced)
+		return refuse(p, "%s: fd %d was closed and reused by another thread while the call ran",
+			      r->path, r->fd);
 	if (!o)
 		return refuse(p, "%s: fd %d names no object the trace knows (inherited, or made by a call "
 			      "bpfrr does not record)", r->path, r->fd);
@@ -305,7 +308,7 @@ static int prep_rels(struct prep *p)
 		int32_t where = r->where;
 
 		/* a negative fd is "none" (kept as recorded), unless it names something */
-		if (r->fd < 0 && !r->obj)
+		if (r->fd < 0 && !r->obj && !r->raced)
 			continue;
 		if ((ret = ref_slot(p, r, &slot)))
 			return ret;

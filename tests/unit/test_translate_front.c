@@ -958,6 +958,22 @@ START_TEST(reloc_refuses_unrecorded_memory_and_foreign_fds)
 		      "%s", rn.err);
 	run_free(&rn);
 
+	/* thread 101 closes and reuses fd 4 while thread 100's load (seq 2) runs */
+	scen_begin(&sc, 1);
+	map_create(&sc, TID, 4, BPF_MAP_TYPE_ARRAY, 8, "first", 0, 0, 1);
+	synth_task(&sc.s, BPFRR_TASK_THREAD, 101, TID, TID, 0x3d0f00, 0);
+	sc.s.seq = 2;
+	close_fd(&sc, 101, 4, BPFRR_OBJ_MAP, 1);			/* seq 3 */
+	map_create(&sc, 101, 4, BPF_MAP_TYPE_ARRAY, 8, "second", 0, 0, 2);	/* seq 4 */
+	sc.s.seq = 1;
+	prog_load(&sc, TID, 5, "racer", 4, 0, 3, 0);		/* seq 2, returns last */
+	sc.s.seq = 4;
+	raw_tp_open(&sc, TID, 6, 5, 4, 3);				/* seq 5 */
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 2 BPF_PROG_LOAD cannot be translated: attr.insns[0].imm: fd 4 was "
+				     "closed and reused by another thread while the call ran"), "%s", rn.err);
+	run_free(&rn);
+
 	/* an fd the trace never heard of */
 	scen_begin(&sc, 1);
 	raw_tp_open(&sc, TID, 8, 7, 1, 0);
