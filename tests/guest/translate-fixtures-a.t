@@ -13,6 +13,19 @@
 
 translate_fixtures fx_onemap fx_maps fx_globals
 
+# fx_maps again: with its feature probes kept, and only up to its program load
+seq=$(sed -n 's/^ *\([0-9]*\)  BPF_PROG_LOAD  *kept: .*/\1/p' fx_maps.explain | head -n 1)
+for opt in --keep-probes "--until $seq"; do
+	if "$BPFRR" translate $opt -o variant.bundle fx_maps.trace >variant.terr 2>&1 &&
+	   "$BPFRR" replay --verify variant.bundle >variant.replay 2>&1 &&
+	   grep -q '^verify: [0-9]* checks, 0 mismatches' variant.replay; then
+		pass "fx_maps translate $opt: $(sed -n 's/^replay: \([0-9]* calls\):.*/\1/p' variant.replay), verified"
+	else
+		fail "fx_maps translate $opt: replay failed"
+		sed 's/^/    /' variant.terr variant.replay
+	fi
+done
+
 record_cmd lskel.trace lskel.out "$FX/fx_onemap_lskel"
 "$BPFRR" translate -o lskel.bundle lskel.trace >lskel.terr 2>&1
 rc=$?
