@@ -207,7 +207,10 @@ static int prep_bufs(struct prep *p)
 		if (b->flags & BPFRR_ABI_BUF_LEN_UNKNOWN)
 			return refuse(p, "%s: its length is unknown (an object the trace does not describe)",
 				      b->path);
-		if (b->flags & (BPFRR_ABI_BUF_TRUNCATED | BPFRR_ABI_BUF_NO_NUL) || b->len > BPFRR_IR_MAX_BUF)
+		if (b->flags & BPFRR_ABI_BUF_NO_NUL)
+			return refuse(p, "%s: a string with no NUL within the %" PRIu64 " bytes recorded", b->path,
+				      b->len);
+		if (b->flags & BPFRR_ABI_BUF_TRUNCATED || b->len > BPFRR_IR_MAX_BUF)
 			return refuse(p, "%s: %" PRIu64 " bytes, more than bpfrr records", b->path, b->want_len);
 		if (b->depth > 0 && nested_parent(p, b, &parent, &off))
 			return refuse(p, "%s: a pointer inside a buffer the translator cannot place", b->path);
