@@ -258,9 +258,32 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	return 0;
 }
 
+static int write_all(int fd, const void *data, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, (const uint8_t *)data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * A regular file (or a new one) is written as PATH.tmp and renamed over PATH,
+ * so a reader never sees half a bundle.  Anything else that exists (/dev/null,
+ * /dev/stdout, a pipe) is written in place: renaming over it would replace a
+ * device node with a file.
+ */
 int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, size_t err_size)
 {
-	size_t len, done = 0;
+	struct stat st;
+	size_t len;
 	char *tmp = NULL;
 	void *data;
 	int fd, ret;
@@ -268,6 +291,17 @@ int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, s
 	ret = bpfrr_bundle_encode(ir, &data, &len, err, err_size);
 	if (ret)
 		return ret;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			goto out;
+		}
+		ret = write_all(fd, data, len);
+		if (close(fd) && !ret)
+			ret = -errno;
+		goto out;
+	}
 	if (asprintf(&tmp, "%s.tmp", path) < 0) {
 		free(data);
 		return -ENOMEM;
@@ -277,17 +311,7 @@ int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, s
 		ret = -errno;
 		goto out;
 	}
-	while (done < len) {
-		ssize_t n = write(fd, (uint8_t *)data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += n;
-	}
+	ret = write_all(fd, data, len);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))

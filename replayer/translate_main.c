@@ -19,50 +19,6 @@
 #include "frontend.h"
 #include "replayer.h"
 
-/*
- * bpfrr_bundle_write() writes PATH.tmp and renames it over PATH: right for
- * files, wrong for /dev/null, /dev/stdout or a pipe, which are written to
- * as they are.
- */
-static int write_output(const struct bpfrr_ir *ir, const char *path, char *err, size_t err_size)
-{
-	struct stat st;
-	size_t len, off = 0;
-	void *data;
-	int fd, ret;
-
-	if (stat(path, &st) || S_ISREG(st.st_mode))
-		return bpfrr_bundle_write(ir, path, err, err_size);
-	ret = bpfrr_bundle_encode(ir, &data, &len, err, err_size);
-	if (ret)
-		return ret;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		free(data);
-		return ret;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, (const char *)data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			snprintf(err, err_size, "%s: %s", path, strerror(-ret));
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (close(fd) && !ret) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-	}
-	free(data);
-	return ret;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -171,7 +127,7 @@ int bpfrr_translate_main(int argc, char **argv)
 	else if (!ir->nr_calls)
 		fprintf(stderr, "bpfrr translate: warning: %s: every call was dropped or skipped; "
 			"the bundle replays nothing\n", argv[optind]);
-	ret = write_output(ir, output, err, sizeof(err));
+	ret = bpfrr_bundle_write(ir, output, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "bpfrr translate: %s\n", err);
 	else if (fo.explain)
