@@ -9,27 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "frontend.h"
 #include "frontend_int.h"
 
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
 
 static void *memdup(const void *p, size_t len)
 {
@@ -42,7 +25,7 @@ static void *memdup(const void *p, size_t len)
 
 static int add_event(struct fe_trace *t, uint8_t type, uint32_t idx)
 {
-	if (grow((void **)&t->events, &t->cap_events, t->nr_events + 1, sizeof(*t->events)))
+	if (bpfrr_grow((void **)&t->events, &t->cap_events, t->nr_events + 1, sizeof(*t->events)))
 		return -ENOMEM;
 	t->events[t->nr_events++] = (struct fe_event){ type, idx };
 	return 0;
@@ -54,7 +37,7 @@ static int load_call(struct fe_trace *t, const struct bpfrr_trace_record *rec)
 	uint32_t nr_regions;
 	const struct bpfrr_trace_region *regions;
 
-	if (grow((void **)&t->calls, &t->cap_calls, t->nr_calls + 1, sizeof(*t->calls)))
+	if (bpfrr_grow((void **)&t->calls, &t->cap_calls, t->nr_calls + 1, sizeof(*t->calls)))
 		return -ENOMEM;
 	c = &t->calls[t->nr_calls];
 	memset(c, 0, sizeof(*c));
@@ -129,7 +112,7 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 			ret = load_call(t, &rec);
 			break;
 		case BPFRR_REC_TASK:
-			if ((ret = grow((void **)&t->tasks, &t->cap_tasks, t->nr_tasks + 1, sizeof(*t->tasks))))
+			if ((ret = bpfrr_grow((void **)&t->tasks, &t->cap_tasks, t->nr_tasks + 1, sizeof(*t->tasks))))
 				break;
 			t->tasks[t->nr_tasks] = rec.task;
 			/* path and argv point into the reader's record: not needed */
@@ -139,7 +122,7 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 			ret = add_event(t, BPFRR_REC_TASK, t->nr_tasks++);
 			break;
 		case BPFRR_REC_FD_EVENT:
-			if ((ret = grow((void **)&t->fdevs, &t->cap_fdevs, t->nr_fdevs + 1, sizeof(*t->fdevs))))
+			if ((ret = bpfrr_grow((void **)&t->fdevs, &t->cap_fdevs, t->nr_fdevs + 1, sizeof(*t->fdevs))))
 				break;
 			t->fdevs[t->nr_fdevs] = rec.fd_event;
 			ret = add_event(t, BPFRR_REC_FD_EVENT, t->nr_fdevs++);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "bpf_abi.h"
 #include "ir.h"
 
@@ -20,24 +21,6 @@
 #define PERF_EVENT_IOC_ENABLE_NR	0x2400
 #define PERF_EVENT_IOC_SET_BPF_NR	0x40042408
 
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
 
 static char *dup_or_null(const char *s)
 {
@@ -163,9 +146,9 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 	c->source = dup_or_null(ir->source);
 	if ((ir->kernel_release && !c->kernel_release) || (ir->source && !c->source))
 		goto fail;
-	if (grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
-	    grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
-	    grow((void **)&c->drops, &c->cap_drops, ir->nr_drops, sizeof(*c->drops)))
+	if (bpfrr_grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
+	    bpfrr_grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
+	    bpfrr_grow((void **)&c->drops, &c->cap_drops, ir->nr_drops, sizeof(*c->drops)))
 		goto fail;
 	for (i = 0; i < ir->nr_calls; i++) {
 		c->nr_calls++;
@@ -208,7 +191,7 @@ static int add_slot(struct bpfrr_ir *ir, uint32_t kind, uint32_t source, const c
 		return -EINVAL;
 	if (ir->nr_slots >= BPFRR_IR_MAX_SLOTS)
 		return -E2BIG;
-	if (grow((void **)&ir->slots, &ir->cap_slots, ir->nr_slots + 1, sizeof(*ir->slots)))
+	if (bpfrr_grow((void **)&ir->slots, &ir->cap_slots, ir->nr_slots + 1, sizeof(*ir->slots)))
 		return -ENOMEM;
 	s = &ir->slots[ir->nr_slots];
 	memset(s, 0, sizeof(*s));
@@ -249,7 +232,7 @@ int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t c
 		return -EINVAL;
 	if (ir->nr_calls >= BPFRR_IR_MAX_CALLS)
 		return -E2BIG;
-	if (grow((void **)&ir->calls, &ir->cap_calls, ir->nr_calls + 1, sizeof(*ir->calls)))
+	if (bpfrr_grow((void **)&ir->calls, &ir->cap_calls, ir->nr_calls + 1, sizeof(*ir->calls)))
 		return -ENOMEM;
 	c = &ir->calls[ir->nr_calls];
 	memset(c, 0, sizeof(*c));
@@ -282,7 +265,7 @@ int bpfrr_ir_add_buf(struct bpfrr_ir *ir, uint32_t call, int32_t parent, uint32_
 	if (len > BPFRR_IR_MAX_BUF)
 		return -E2BIG;
 	cap = c->nr_bufs;
-	if (grow((void **)&c->bufs, &cap, c->nr_bufs + 1, sizeof(*c->bufs)))
+	if (bpfrr_grow((void **)&c->bufs, &cap, c->nr_bufs + 1, sizeof(*c->bufs)))
 		return -ENOMEM;
 	b = &c->bufs[c->nr_bufs];
 	memset(b, 0, sizeof(*b));
@@ -321,7 +304,7 @@ int bpfrr_ir_add_fdrel(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t
 	if (buf < BPFRR_IR_IN_ARG || (buf >= 0 && (uint32_t)buf >= c->nr_bufs))
 		return -EINVAL;
 	cap = c->nr_fdrels;
-	if (grow((void **)&c->fdrels, &cap, c->nr_fdrels + 1, sizeof(*c->fdrels)))
+	if (bpfrr_grow((void **)&c->fdrels, &cap, c->nr_fdrels + 1, sizeof(*c->fdrels)))
 		return -ENOMEM;
 	c->fdrels[c->nr_fdrels] = (struct bpfrr_ir_fdrel){ buf, offset, slot, ref };
 	return c->nr_fdrels++;
@@ -338,7 +321,7 @@ int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint
 		return -EINVAL;
 	c = &ir->calls[call];
 	cap = c->nr_resolves;
-	if (grow((void **)&c->resolves, &cap, c->nr_resolves + 1, sizeof(*c->resolves)))
+	if (bpfrr_grow((void **)&c->resolves, &cap, c->nr_resolves + 1, sizeof(*c->resolves)))
 		return -ENOMEM;
 	c->resolves[c->nr_resolves] = (struct bpfrr_ir_resolve){ kind, offset, size, strdup(name) };
 	if (!c->resolves[c->nr_resolves].name)
@@ -364,7 +347,7 @@ int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const
 		return -EINVAL;
 	if (ir->nr_drops >= BPFRR_IR_MAX_CALLS)
 		return -E2BIG;
-	if (grow((void **)&ir->drops, &ir->cap_drops, ir->nr_drops + 1, sizeof(*ir->drops)))
+	if (bpfrr_grow((void **)&ir->drops, &ir->cap_drops, ir->nr_drops + 1, sizeof(*ir->drops)))
 		return -ENOMEM;
 	d = &ir->drops[ir->nr_drops];
 	d->seq = seq;

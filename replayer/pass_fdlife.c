@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "frontend_int.h"
 
 struct fdlife {
@@ -34,24 +35,6 @@ struct fdlife {
 	int err;
 };
 
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
 
 static bool is_get_call(const struct fe_call *c)
 {
@@ -153,7 +136,7 @@ static int add_ref(struct fdlife *fl, const char *path, int fd, uint32_t ref, ui
 	struct fe_call *c = fl->c;
 	struct fe_ref *r;
 
-	if (grow((void **)&c->refs, &c->cap_refs, c->nr_refs + 1, sizeof(*c->refs)))
+	if (bpfrr_grow((void **)&c->refs, &c->cap_refs, c->nr_refs + 1, sizeof(*c->refs)))
 		return -ENOMEM;
 	r = &c->refs[c->nr_refs];
 	memset(r, 0, sizeof(*r));
@@ -219,7 +202,7 @@ static int buf_cb(void *arg, const struct bpfrr_abi_buf *b)
 		for (i = 0; i < c->nr_bufs; i++)
 			if (!strcmp(c->bufs[i].path, b->path))
 				return 0;
-	if (grow((void **)&c->bufs, &c->cap_bufs, c->nr_bufs + 1, sizeof(*c->bufs)))
+	if (bpfrr_grow((void **)&c->bufs, &c->cap_bufs, c->nr_bufs + 1, sizeof(*c->bufs)))
 		return -ENOMEM;
 	fb = &c->bufs[c->nr_bufs];
 	memset(fb, 0, sizeof(*fb));
@@ -248,7 +231,7 @@ static int ptr_field_cb(void *arg, const struct bpfrr_field *f, const char *path
 	(void)symbolic;
 	if (f->kind != BPFRR_FIELD_PTR || !value)
 		return 0;
-	if (grow((void **)&c->ptrs, &c->cap_ptrs, c->nr_ptrs + 1, sizeof(*c->ptrs)))
+	if (bpfrr_grow((void **)&c->ptrs, &c->cap_ptrs, c->nr_ptrs + 1, sizeof(*c->ptrs)))
 		return -ENOMEM;
 	c->ptrs[c->nr_ptrs++] = f;
 	return 0;
@@ -422,7 +405,7 @@ static int index_value_file(struct fe_trace *t, const struct fe_call *c)
 	value = strtoull(text, &end, 10);
 	if (errno || end == text || (*end && strcmp(end, "\n")))
 		return 0;
-	if (grow((void **)&t->values, &t->cap_values, t->nr_values + 1, sizeof(*t->values)))
+	if (bpfrr_grow((void **)&t->values, &t->cap_values, t->nr_values + 1, sizeof(*t->values)))
 		return -ENOMEM;
 	v = &t->values[t->nr_values];
 	v->kind = kind;

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "frontend_int.h"
 
 #define PERF_TYPE_TRACEPOINT	2
@@ -62,23 +63,6 @@ struct prep {
 	char why[200];			/* the reason it cannot be translated */
 };
 
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
 
 static int refuse(struct prep *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int refuse(struct prep *p, const char *fmt, ...)
@@ -115,7 +99,7 @@ static int add_pbuf(struct prep *p, const char *path, int32_t parent, uint32_t p
 	char *copy = strdup(path);
 
 	if (!copy || (dir != BPFRR_DIR_OUT && !data) ||
-	    grow((void **)&p->bufs, &p->cap_bufs, p->nr_bufs + 1, sizeof(*p->bufs))) {
+	    bpfrr_grow((void **)&p->bufs, &p->cap_bufs, p->nr_bufs + 1, sizeof(*p->bufs))) {
 		free(copy);
 		free(data);
 		return -ENOMEM;
@@ -126,7 +110,7 @@ static int add_pbuf(struct prep *p, const char *path, int32_t parent, uint32_t p
 
 static int add_rel(struct prep *p, int32_t buf, uint64_t offset, uint32_t slot, uint32_t ref)
 {
-	if (grow((void **)&p->rels, &p->cap_rels, p->nr_rels + 1, sizeof(*p->rels)))
+	if (bpfrr_grow((void **)&p->rels, &p->cap_rels, p->nr_rels + 1, sizeof(*p->rels)))
 		return -ENOMEM;
 	p->rels[p->nr_rels++] = (struct bpfrr_ir_fdrel){ buf, (uint32_t)offset, slot, ref };
 	return 0;
