@@ -78,8 +78,9 @@ agree() {
 
 	counts=$(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$name.rec.calls" |
 		sort | tr '\n' ' ')
+	values=$(awk '{ n += NF - 2 } END { print n + 0 }' "$name.rec.calls")
 	if cmp -s "$name.st.calls" "$name.rec.calls"; then
-		pass "$name: $(wc -l <"$name.rec.calls") calls agree with strace: $counts"
+		pass "$name: $(wc -l <"$name.rec.calls") calls and $values attr values agree with strace: $counts"
 		return
 	fi
 	without_late_reads "$name.st.calls" >"$name.st.setup"
