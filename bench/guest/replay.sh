@@ -1,0 +1,67 @@
+#!/bin/sh
+# bench/guest/replay.sh: the guest half of bench/replay (busybox sh, run by
+# qemu/run with the bench's directory as /share).
+#
+#   sh replay.sh DIR N
+#
+# DIR/cases holds one loader a line, "NAME|KIND|CMD" (KIND as in
+# record-overhead.sh: "exit" or "ready"). For each: one untimed warm-up run,
+# then `bpfrr record` (the trace: DIR/traces/NAME.trace), `bpfrr translate
+# --explain` (DIR/NAME.explain, DIR/NAME.translate.err and .rc), one untimed
+# `bpfrr replay --verify` (DIR/NAME.verify, .verify.rc), then N times, in turn,
+# the original loader ("orig") and `bpfrr replay BUNDLE` ("replay", its report
+# in DIR/NAME.replay.REP). First of all, N runs of `bpfrr version` ("startup":
+# what starting the static bpfrr binary costs in this guest). Appends
+# "NAME MODE REP total_us=T ready_us=R sigint=I status=S rc=RC" to DIR/times.
+dir=$1 n=$2
+bench=/opt/bpfrr/bench/benchtime
+bpfrr=/opt/bpfrr/bpfrr
+work=${TMPDIR:-/tmp}/bench-replay.$$
+mkdir -p "$work" "$dir/traces" || exit 1
+: >"$dir/times"
+cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
+
+# timed NAME MODE REP KIND OUT CMD...: one run through benchtime (REP 0: untimed)
+timed() {
+	name=$1 mode=$2 rep=$3 kind=$4 out=$5
+	shift 5
+	ready=
+	[ "$kind" = ready ] && ready=--ready
+	line=$("$bench" $ready --limit 240 --out "$out" --err "$work/err" -- "$@")
+	rc=$?
+	[ "$rc" = 0 ] || cp "$work/err" "$dir/$name.$mode.err"
+	[ "$rep" = 0 ] || echo "$name $mode $rep $line rc=$rc" >>"$dir/times"
+	return $rc
+}
+
+timed startup bare 0 exit /dev/null "$bpfrr" version
+rep=1
+while [ "$rep" -le "$n" ]; do
+	timed startup bare "$rep" exit /dev/null "$bpfrr" version
+	rep=$((rep + 1))
+done
+
+while IFS='|' read -r name kind cmd; do
+	[ -n "$name" ] || continue
+	echo "replay: $name" >&2
+	timed "$name" orig 0 "$kind" /dev/null $cmd
+	if ! timed "$name" record 0 "$kind" /dev/null "$bpfrr" record -o "$dir/traces/$name.trace" -- $cmd; then
+		echo 1 >"$dir/$name.record.rc"
+		continue
+	fi
+	"$bpfrr" translate --explain -o "$work/$name.bundle" "$dir/traces/$name.trace" \
+		>"$dir/$name.explain" 2>"$dir/$name.translate.err"
+	echo $? >"$dir/$name.translate.rc"
+	[ -s "$work/$name.bundle" ] || continue
+	"$bpfrr" replay --verify "$work/$name.bundle" >"$dir/$name.verify" 2>&1
+	echo $? >"$dir/$name.verify.rc"
+	rep=1
+	while [ "$rep" -le "$n" ]; do
+		timed "$name" orig "$rep" "$kind" /dev/null $cmd
+		timed "$name" replay "$rep" exit "$dir/$name.replay.$rep" "$bpfrr" replay "$work/$name.bundle"
+		rep=$((rep + 1))
+	done
+	rm -f "$work/$name.bundle"
+done <"$dir/cases"
+rm -rf "$work"
+echo "replay: done" >&2

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace_stats: the figures the benchmarks read from a trace (host only).
+ *
+ *   trace_stats sizes TRACE
+ *   trace_stats durations TRACE [SEQ...]
+ *
+ * sizes prints one line of key=value words:
+ *
+ *   file         bytes of the trace file
+ *   attr         attr bytes captured (at entry, and again at exit when the
+ *                command writes attr back), summed over the bpf() calls
+ *   buffers      bytes of every buffer captured, one count per reference
+ *                (what the recorder read from the tracee: bpf() buffers and
+ *                the memory other recorded syscalls point to)
+ *   captured     attr + buffers
+ *   stored       bytes of BLOB data in the file (identical buffers once)
+ *   identity     BLOB bytes only the recorder's OBJECT records refer to
+ *                (bpf_*_info structs it asked for, not captured memory)
+ *   blob_rec, call_rec, other_rec
+ *                file bytes of BLOB records, BPF_CALL/SYSCALL records (attr
+ *                inline, region descriptions) and all other records (header,
+ *                tasks, fd events, objects, notes, end), framing included
+ *   bpf_calls, syscalls, blobs
+ *
+ * durations prints "calls=N duration_us=D busy_us=B missing=M": D is the sum
+ * of the recorded durations (syscall entry to exit, as the recorder saw them)
+ * of the calls whose seq is listed (every bpf() call when none is), B the
+ * time at least one of them was in progress (the union of their intervals:
+ * less than D when calls of several threads overlapped), N the calls summed,
+ * M the listed seqs not in the trace or that never returned.
+ *
+ * Exit status 0; 2 for a bad command line or a trace that does not read to
+ * its END record (the error is printed).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace.h"
+
+#define ME "trace_stats"
+
+struct sizes {
+	uint64_t attr, buffers, stored, identity;
+	uint64_t blob_rec, call_rec, other_rec;
+	uint64_t bpf_calls, syscalls, blobs;
+};
+
+/* What each blob id is referred to by. */
+struct blob_use {
+	uint64_t len;
+	bool by_region, by_object;
+};
+
+static void die_usage(void)
+{
+	fprintf(stderr, "usage: " ME " sizes TRACE | " ME " durations TRACE [SEQ...]\n");
+	exit(2);
+}
+
+static struct bpfrr_trace_reader *open_trace(const char *path)
+{
+	struct bpfrr_trace_reader *r;
+	char *err = NULL;
+
+	r = bpfrr_trace_open(path, 0, &err);
+	if (!r) {
+		fprintf(stderr, ME ": %s\n", err);
+		free(err);
+		exit(2);
+	}
+	if (!bpfrr_trace_header(r)) {
+		fprintf(stderr, ME ": %s: truncated inside its header\n", path);
+		exit(2);
+	}
+	return r;
+}
+
+/* A status other than a clean END is an error here: sizes of half a trace mislead. */
+static void check_end(struct bpfrr_trace_reader *r, int st)
+{
+	if (st == BPFRR_TRACE_EOF)
+		return;
+	fprintf(stderr, ME ": %s\n", bpfrr_trace_error(r));
+	exit(2);
+}
+
+static uint64_t regions_bytes(const struct bpfrr_trace_region *g, uint32_t n,
+			      struct blob_use *use, uint64_t nr_use)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!g[i].blob || g[i].blob > nr_use)
+			continue;
+		sum += use[g[i].blob - 1].len;
+		use[g[i].blob - 1].by_region = true;
+	}
+	return sum;
+}
+
+static int cmd_sizes(const char *path)
+{
+	struct bpfrr_trace_reader *r = open_trace(path);
+	struct blob_use *use = NULL;
+	uint64_t nr_use = 0, cap_use = 0, i;
+	struct bpfrr_trace_record rec;
+	struct sizes s = { 0 };
+	struct stat st;
+	int status;
+
+	if (stat(path, &st)) {
+		fprintf(stderr, ME ": %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		/* 12-byte frame, payload, zero padding to the next multiple of 8 */
+		uint64_t bytes = (12 + (uint64_t)rec.length + 7) / 8 * 8;
+
+		switch (rec.type) {
+		case BPFRR_REC_BLOB:
+			s.blob_rec += bytes;
+			s.stored += rec.blob.len;
+			s.blobs++;
+			/* ids are 1, 2, 3, ... in file order (the reader checks) */
+			if (nr_use == cap_use) {
+				cap_use = cap_use ? 2 * cap_use : 64;
+				use = realloc(use, cap_use * sizeof(*use));
+				if (!use) {
+					fprintf(stderr, ME ": out of memory\n");
+					return 2;
+				}
+			}
+			use[nr_use++] = (struct blob_use){ .len = rec.blob.len };
+			break;
+		case BPFRR_REC_BPF_CALL:
+			s.call_rec += bytes;
+			s.bpf_calls++;
+			s.attr += rec.bpf_call.attr_len + rec.bpf_call.attr_exit_len;
+			s.buffers += regions_bytes(rec.bpf_call.regions, rec.bpf_call.nr_regions,
+						   use, nr_use);
+			break;
+		case BPFRR_REC_SYSCALL:
+			s.call_rec += bytes;
+			s.syscalls++;
+			s.buffers += regions_bytes(rec.syscall.regions, rec.syscall.nr_regions,
+						   use, nr_use);
+			break;
+		case BPFRR_REC_OBJECT:
+			s.other_rec += bytes;
+			if (rec.object.info_blob && rec.object.info_blob <= nr_use)
+				use[rec.object.info_blob - 1].by_object = true;
+			break;
+		default:
+			s.other_rec += bytes;
+			break;
+		}
+	}
+	check_end(r, status);
+	for (i = 0; i < nr_use; i++)
+		if (use[i].by_object && !use[i].by_region)
+			s.identity += use[i].len;
+	printf("file=%lld attr=%llu buffers=%llu captured=%llu stored=%llu identity=%llu "
+	       "blob_rec=%llu call_rec=%llu other_rec=%llu bpf_calls=%llu syscalls=%llu blobs=%llu\n",
+	       (long long)st.st_size, (unsigned long long)s.attr, (unsigned long long)s.buffers,
+	       (unsigned long long)(s.attr + s.buffers), (unsigned long long)s.stored,
+	       (unsigned long long)s.identity, (unsigned long long)s.blob_rec,
+	       (unsigned long long)s.call_rec, (unsigned long long)s.other_rec,
+	       (unsigned long long)s.bpf_calls, (unsigned long long)s.syscalls,
+	       (unsigned long long)s.blobs);
+	free(use);
+	bpfrr_trace_reader_close(r);
+	return 0;
+}
+
+struct interval {
+	uint64_t start, end;
+};
+
+static int cmp_interval(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The length of the union of the intervals (sorts them). */
+static uint64_t union_ns(struct interval *iv, size_t n)
+{
+	uint64_t busy = 0, start = 0, end = 0;
+	size_t i;
+
+	qsort(iv, n, sizeof(*iv), cmp_interval);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || iv[i].start > end) {
+			busy += end - start;
+			start = iv[i].start;
+			end = iv[i].end;
+		} else if (iv[i].end > end) {
+			end = iv[i].end;
+		}
+	}
+	return busy + (end - start);
+}
+
+static int cmd_durations(const char *path, int nr_seqs, char **seq_args)
+{
+	struct interval *iv = NULL;
+	size_t nr_iv = 0, cap_iv = 0;
+	struct bpfrr_trace_reader *r;
+	uint64_t *seqs = calloc(nr_seqs ? nr_seqs : 1, sizeof(*seqs));
+	bool *found = calloc(nr_seqs ? nr_seqs : 1, sizeof(*found));
+	uint64_t sum_ns = 0, calls = 0, missing = 0;
+	struct bpfrr_trace_record rec;
+	int i, status;
+
+	if (!seqs || !found) {
+		fprintf(stderr, ME ": out of memory\n");
+		return 2;
+	}
+	for (i = 0; i < nr_seqs; i++) {
+		char *end;
+
+		errno = 0;
+		seqs[i] = strtoull(seq_args[i], &end, 10);
+		if (errno || *end || !seqs[i] || seq_args[i][0] == '-') {
+			fprintf(stderr, ME ": durations: '%s' is not a call number\n", seq_args[i]);
+			free(seqs);
+			free(found);
+			return 2;
+		}
+	}
+	r = open_trace(path);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		uint64_t seq, t_enter, t_exit;
+		uint32_t flags;
+		bool want = false;
+
+		if (rec.type == BPFRR_REC_BPF_CALL) {
+			seq = rec.bpf_call.seq;
+			flags = rec.bpf_call.flags;
+			t_enter = rec.bpf_call.t_enter_ns;
+			t_exit = rec.bpf_call.t_exit_ns;
+			want = !nr_seqs;
+		} else if (rec.type == BPFRR_REC_SYSCALL) {
+			seq = rec.syscall.seq;
+			flags = rec.syscall.flags;
+			t_enter = rec.syscall.t_enter_ns;
+			t_exit = rec.syscall.t_exit_ns;
+		} else {
+			continue;
+		}
+		for (i = 0; i < nr_seqs; i++) {
+			if (seqs[i] == seq && !found[i]) {
+				found[i] = true;
+				want = true;
+			}
+		}
+		if (!want)
+			continue;
+		if (flags & BPFRR_CALL_NO_EXIT || t_exit < t_enter) {
+			missing++;
+			continue;
+		}
+		sum_ns += t_exit - t_enter;
+		calls++;
+		if (nr_iv == cap_iv) {
+			cap_iv = cap_iv ? 2 * cap_iv : 64;
+			iv = realloc(iv, cap_iv * sizeof(*iv));
+			if (!iv) {
+				fprintf(stderr, ME ": out of memory\n");
+				return 2;
+			}
+		}
+		iv[nr_iv++] = (struct interval){ t_enter, t_exit };
+	}
+	check_end(r, status);
+	for (i = 0; i < nr_seqs; i++)
+		missing += !found[i];
+	printf("calls=%llu duration_us=%llu busy_us=%llu missing=%llu\n", (unsigned long long)calls,
+	       (unsigned long long)(sum_ns / 1000), (unsigned long long)(union_ns(iv, nr_iv) / 1000),
+	       (unsigned long long)missing);
+	free(iv);
+	free(seqs);
+	free(found);
+	bpfrr_trace_reader_close(r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3)
+		die_usage();
+	if (!strcmp(argv[1], "sizes") && argc == 3)
+		return cmd_sizes(argv[2]);
+	if (!strcmp(argv[1], "durations"))
+		return cmd_durations(argv[2], argc - 3, argv + 3);
+	die_usage();
+	return 2;
+}
