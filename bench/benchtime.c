@@ -24,7 +24,8 @@
  * The command runs in a process group of its own, stdin from /dev/null,
  * stdout to --out FILE (default /dev/null; with --ready what the terminal
  * showed), stderr to --err FILE (default /dev/null).  After --limit SECS
- * (default 300) the group is killed with SIGKILL and S is "timeout".
+ * (default 300) the group is killed with SIGKILL and S is "timeout"
+ * (first the command's state and kernel stack go to our stderr).
  *
  * Exit status: 0 if the run counts (the command exited 0; with --ready: it
  * printed its line and then ended by exit 0, 130 or SIGINT), 1 if not (the line
@@ -57,6 +58,37 @@ static long long now_us(void)
 static void note_sigchld(int sig)
 {
 	(void)sig;
+}
+
+/* Copies /proc/PID/NAME to stderr, indented (best effort: a diagnosis). */
+static void show_proc_file(pid_t pid, const char *name)
+{
+	char path[64], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	fprintf(stderr, "  %s:%s%s%s", name, strchr(buf, '\n') ? "\n" : " ", buf,
+		n && buf[n - 1] == '\n' ? "" : "\n");
+}
+
+/*
+ * A command past its limit: say where it is stuck before it is killed (its
+ * state, wait channel, kernel stack), so a hang can be told from slowness.
+ */
+static void report_stuck(pid_t pid, long limit_s)
+{
+	fprintf(stderr, ME ": pid %d still running after %ld s, killing it\n", (int)pid, limit_s);
+	show_proc_file(pid, "stat");
+	show_proc_file(pid, "wchan");
+	show_proc_file(pid, "syscall");
+	show_proc_file(pid, "stack");
 }
 
 static void usage(void)
@@ -192,6 +224,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (left <= 0) {
+			report_stuck(pid, limit_s);
 			kill(-pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			timed_out = true;

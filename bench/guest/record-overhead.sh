@@ -28,23 +28,23 @@ mkdir -p "$work" "$dir/traces" || exit 1
 : >"$dir/times"
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
 
-# run_mode NAME KIND MODE REP CMD...: one timed run; REP 0 is the warm-up
+# run_mode NAME KIND MODE REP CMD...: one timed run; REP 0 is the warm-up.
+# sh has no local variables: these are r_*, apart from the loop's.
 run_mode() {
-	name=$1 kind=$2 mode=$3 rep=$4
+	r_name=$1 r_ready= r_mode=$3 r_rep=$4
+	[ "$2" = ready ] && r_ready=--ready
 	shift 4
-	case $mode in
+	case $r_mode in
 	bare) ;;
-	record) set -- "$bpfrr" record -o "$work/$name.trace" -- "$@" ;;
-	strace) set -- strace -f -e trace=bpf -o "$work/$name.strace" "$@" ;;
-	strace-seccomp) set -- strace -f --seccomp-bpf -e trace=bpf -o "$work/$name.strace" "$@" ;;
-	*) echo "record-overhead.sh: unknown mode $mode" >&2; return 1 ;;
+	record) set -- "$bpfrr" record -o "$work/$r_name.trace" -- "$@" ;;
+	strace) set -- strace -f -e trace=bpf -o "$work/$r_name.strace" "$@" ;;
+	strace-seccomp) set -- strace -f --seccomp-bpf -e trace=bpf -o "$work/$r_name.strace" "$@" ;;
+	*) echo "record-overhead.sh: unknown mode $r_mode" >&2; return 1 ;;
 	esac
-	ready=
-	[ "$kind" = ready ] && ready=--ready
-	line=$("$bench" $ready --limit 240 --err "$work/err" -- "$@")
-	rc=$?
-	[ "$rc" = 0 ] || cp "$work/err" "$dir/$name.$mode.err"
-	[ "$rep" = 0 ] || echo "$name $mode $rep $line rc=$rc" >>"$dir/times"
+	r_line=$("$bench" $r_ready --limit 240 --err "$work/err" -- "$@")
+	r_rc=$?
+	[ "$r_rc" = 0 ] || cp "$work/err" "$dir/$r_name.$r_mode.err"
+	[ "$r_rep" = 0 ] || echo "$r_name $r_mode $r_rep $r_line rc=$r_rc" >>"$dir/times"
 }
 
 warmed=

@@ -21,17 +21,17 @@ mkdir -p "$work" "$dir/traces" || exit 1
 : >"$dir/times"
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
 
-# timed NAME MODE REP KIND OUT CMD...: one run through benchtime (REP 0: untimed)
+# timed NAME MODE REP KIND OUT CMD...: one run through benchtime (REP 0:
+# untimed). sh has no local variables: these are t_*, apart from the loop's.
 timed() {
-	name=$1 mode=$2 rep=$3 kind=$4 out=$5
+	t_name=$1 t_mode=$2 t_rep=$3 t_ready= t_out=$5
+	[ "$4" = ready ] && t_ready=--ready
 	shift 5
-	ready=
-	[ "$kind" = ready ] && ready=--ready
-	line=$("$bench" $ready --limit 240 --out "$out" --err "$work/err" -- "$@")
-	rc=$?
-	[ "$rc" = 0 ] || cp "$work/err" "$dir/$name.$mode.err"
-	[ "$rep" = 0 ] || echo "$name $mode $rep $line rc=$rc" >>"$dir/times"
-	return $rc
+	t_line=$("$bench" $t_ready --limit 120 --out "$t_out" --err "$work/err" -- "$@")
+	t_rc=$?
+	[ "$t_rc" = 0 ] || cp "$work/err" "$dir/$t_name.$t_mode.err"
+	[ "$t_rep" = 0 ] || echo "$t_name $t_mode $t_rep $t_line rc=$t_rc" >>"$dir/times"
+	return $t_rc
 }
 
 timed startup bare 0 exit /dev/null "$bpfrr" version
@@ -49,14 +49,15 @@ while IFS='|' read -r name kind cmd; do
 		echo 1 >"$dir/$name.record.rc"
 		continue
 	fi
-	"$bpfrr" translate --explain -o "$work/$name.bundle" "$dir/traces/$name.trace" \
+	timeout -s KILL 120 "$bpfrr" translate --explain -o "$work/$name.bundle" "$dir/traces/$name.trace" \
 		>"$dir/$name.explain" 2>"$dir/$name.translate.err"
 	echo $? >"$dir/$name.translate.rc"
 	[ -s "$work/$name.bundle" ] || continue
-	"$bpfrr" replay --verify "$work/$name.bundle" >"$dir/$name.verify" 2>&1
+	timeout -s KILL 120 "$bpfrr" replay --verify "$work/$name.bundle" >"$dir/$name.verify" 2>&1
 	echo $? >"$dir/$name.verify.rc"
 	rep=1
 	while [ "$rep" -le "$n" ]; do
+		echo "replay: $name run $rep" >&2
 		timed "$name" orig "$rep" "$kind" /dev/null $cmd
 		timed "$name" replay "$rep" exit "$dir/$name.replay.$rep" "$bpfrr" replay "$work/$name.bundle"
 		rep=$((rep + 1))
