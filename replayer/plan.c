@@ -65,75 +65,202 @@ static void deps_free(struct deps *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* bpf() commands whose attr fds the plan tells apart (UAPI numbers) */
+enum {
+	CMD_MAP_CREATE = 0, CMD_MAP_LOOKUP_ELEM = 1, CMD_MAP_UPDATE_ELEM = 2, CMD_MAP_DELETE_ELEM = 3,
+	CMD_MAP_GET_NEXT_KEY = 4, CMD_PROG_LOAD = 5, CMD_OBJ_GET_INFO_BY_FD = 15,
+	CMD_RAW_TRACEPOINT_OPEN = 17, CMD_BTF_LOAD = 18, CMD_MAP_LOOKUP_AND_DELETE_ELEM = 21,
+	CMD_MAP_FREEZE = 22, CMD_LINK_CREATE = 28, CMD_PROG_BIND_MAP = 35,
+};
+
+#define LINK_CREATE_TARGET_FD	4	/* offsetof(union bpf_attr, link_create.target_fd) */
+
 /*
- * Edges from the previous toucher of each slot (and the previous GLOBAL
- * call) to each call.  Calls touching one slot form a chain, so edges to
- * the previous toucher give the whole order by transitivity.
+ * Does call c change the object of the slot fdrel r names, or only use it?
+ * A use needs the object as its last change left it; a change must also
+ * wait for the uses before it.  Two uses of one object (two programs
+ * loaded with one map, a map bound to a program while another program
+ * loads with it) do not depend on each other.  Anything not known to be a
+ * use counts as a change.
+ */
+static bool fdrel_changes(const struct bpfrr_ir_call *c, const struct bpfrr_ir_fdrel *r)
+{
+	switch (c->op) {
+	case BPFRR_IR_IOCTL:
+		/* ioctl(fd, ...) changes the event; PERF_EVENT_IOC_SET_BPF's program is used */
+		return r->buf != BPFRR_IR_IN_ARG || r->offset == 0;
+	case BPFRR_IR_BPF:
+		break;
+	default:
+		return true;	/* perf_event_open's group_fd: the group changes */
+	}
+	if (r->buf != BPFRR_IR_IN_ATTR)
+		return false;	/* fd_array, ld_imm64, fds stored in map values: uses */
+	switch (c->cmd) {
+	case CMD_MAP_CREATE:
+	case CMD_PROG_LOAD:
+	case CMD_BTF_LOAD:
+	case CMD_RAW_TRACEPOINT_OPEN:
+	case CMD_MAP_LOOKUP_ELEM:
+	case CMD_MAP_GET_NEXT_KEY:
+	case CMD_OBJ_GET_INFO_BY_FD:
+		return false;
+	case CMD_LINK_CREATE:
+		/* the program is used; the target (perf event, cgroup, ...) gets it attached */
+		return r->offset == LINK_CREATE_TARGET_FD;
+	case CMD_MAP_UPDATE_ELEM:
+	case CMD_MAP_DELETE_ELEM:
+	case CMD_MAP_LOOKUP_AND_DELETE_ELEM:
+	case CMD_MAP_FREEZE:
+	case CMD_PROG_BIND_MAP:
+		return r->offset == 0;	/* map_fd / prog_bind_map.prog_fd */
+	default:
+		return true;
+	}
+}
+
+bool bpfrr_plan_call_changes_slot(const struct bpfrr_ir_call *c, uint32_t slot)
+{
+	uint32_t k;
+
+	if (c->result_slot >= 0 && (uint32_t)c->result_slot == slot)
+		return true;
+	for (k = 0; k < c->nr_fdrels; k++)
+		if (c->fdrels[k].slot == slot && fdrel_changes(c, &c->fdrels[k]))
+			return true;
+	return false;
+}
+
+struct edges {
+	uint32_t *src, *dst;
+	uint32_t nr, cap;
+};
+
+static int edge_add(struct edges *e, uint32_t src, uint32_t dst)
+{
+	if (src == UINT32_MAX || src == dst)
+		return 0;
+	if (e->nr && e->src[e->nr - 1] == src && e->dst[e->nr - 1] == dst)
+		return 0;	/* cheap de-duplication of repeated slots */
+	if (e->nr == e->cap) {
+		uint32_t cap = e->cap ? 2 * e->cap : 64, *s, *d;
+
+		s = realloc(e->src, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		e->src = s;
+		d = realloc(e->dst, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		e->dst = d;
+		e->cap = cap;
+	}
+	e->src[e->nr] = src;
+	e->dst[e->nr++] = dst;
+	return 0;
+}
+
+/* Per slot: its last change and the uses since. */
+struct slot_hist {
+	uint32_t last_change;
+	uint32_t *uses;
+	uint32_t nr_uses, cap_uses;
+};
+
+static int slot_use(struct slot_hist *h, struct edges *e, uint32_t call)
+{
+	if (edge_add(e, h->last_change, call))
+		return -ENOMEM;
+	if (h->nr_uses && h->uses[h->nr_uses - 1] == call)
+		return 0;
+	if (h->nr_uses == h->cap_uses) {
+		uint32_t cap = h->cap_uses ? 2 * h->cap_uses : 4, *u = realloc(h->uses, cap * sizeof(*u));
+
+		if (!u)
+			return -ENOMEM;
+		h->uses = u;
+		h->cap_uses = cap;
+	}
+	h->uses[h->nr_uses++] = call;
+	return 0;
+}
+
+static int slot_change(struct slot_hist *h, struct edges *e, uint32_t call)
+{
+	uint32_t k;
+
+	if (edge_add(e, h->last_change, call))
+		return -ENOMEM;
+	for (k = 0; k < h->nr_uses; k++)
+		if (edge_add(e, h->uses[k], call))
+			return -ENOMEM;
+	h->nr_uses = 0;
+	h->last_change = call;
+	return 0;
+}
+
+/*
+ * Edges: a use of a slot follows the slot's last change; a change follows
+ * the last change and every use since; GLOBAL calls keep their order.
+ * Making an object (the result slot) is its first change.
  */
 static int deps_build(const struct bpfrr_ir *ir, struct deps *d)
 {
-	uint32_t n = ir->nr_calls, *last, *cnt = NULL, i, j, nedges = 0, pass;
-	uint32_t last_global = UINT32_MAX;
+	uint32_t n = ir->nr_calls, i, k, last_global = UINT32_MAX;
+	struct slot_hist *hist;
+	struct edges e = { 0 };
 	int ret = -ENOMEM;
 
 	memset(d, 0, sizeof(*d));
-	last = malloc((ir->nr_slots + 1) * sizeof(*last));
+	hist = calloc(ir->nr_slots + 1, sizeof(*hist));
 	d->indeg = calloc(n + 1, sizeof(*d->indeg));
 	d->succ_start = calloc(n + 2, sizeof(*d->succ_start));
-	cnt = calloc(n + 1, sizeof(*cnt));
-	if (!last || !d->indeg || !d->succ_start || !cnt)
+	if (!hist || !d->indeg || !d->succ_start)
 		goto out;
-	/* pass 0 counts the edges per source, pass 1 fills them in */
-	for (pass = 0; pass < 2; pass++) {
-		for (j = 0; j < ir->nr_slots; j++)
-			last[j] = UINT32_MAX;
-		last_global = UINT32_MAX;
-		for (i = 0; i < n; i++) {
-			const struct bpfrr_ir_call *c = &ir->calls[i];
-			uint32_t k, prev_added = UINT32_MAX;
+	for (k = 0; k < ir->nr_slots; k++)
+		hist[k].last_change = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		const struct bpfrr_ir_call *c = &ir->calls[i];
 
-			for (k = 0; k <= c->nr_fdrels + 1; k++) {
-				uint32_t src;
+		for (k = 0; k < c->nr_fdrels; k++) {
+			const struct bpfrr_ir_fdrel *r = &c->fdrels[k];
 
-				if (k < c->nr_fdrels) {
-					src = last[c->fdrels[k].slot];
-					last[c->fdrels[k].slot] = i;
-				} else if (k == c->nr_fdrels) {
-					if (c->result_slot < 0)
-						continue;
-					src = last[c->result_slot];
-					last[c->result_slot] = i;
-				} else {
-					if (!(c->flags & BPFRR_IR_CALL_GLOBAL))
-						continue;
-					src = last_global;
-					last_global = i;
-				}
-				if (src == UINT32_MAX || src == i || src == prev_added)
-					continue;
-				prev_added = src;	/* cheap de-duplication of repeated slots */
-				if (pass == 0) {
-					cnt[src]++;
-					nedges++;
-				} else {
-					d->succ[d->succ_start[src] + cnt[src]++] = i;
-					d->indeg[i]++;
-				}
-			}
-		}
-		if (pass == 0) {
-			d->succ = malloc((nedges ? nedges : 1) * sizeof(*d->succ));
-			if (!d->succ)
+			if (fdrel_changes(c, r) ? slot_change(&hist[r->slot], &e, i) :
+						  slot_use(&hist[r->slot], &e, i))
 				goto out;
-			for (i = 0; i < n; i++)
-				d->succ_start[i + 1] = d->succ_start[i] + cnt[i];
-			memset(cnt, 0, (n + 1) * sizeof(*cnt));
+		}
+		if (c->result_slot >= 0 && slot_change(&hist[c->result_slot], &e, i))
+			goto out;
+		if (c->flags & BPFRR_IR_CALL_GLOBAL) {
+			if (edge_add(&e, last_global, i))
+				goto out;
+			last_global = i;
 		}
 	}
+	/* CSR by source */
+	d->succ = malloc((e.nr ? e.nr : 1) * sizeof(*d->succ));
+	if (!d->succ)
+		goto out;
+	for (k = 0; k < e.nr; k++)
+		d->succ_start[e.src[k] + 1]++;
+	for (i = 0; i < n; i++)
+		d->succ_start[i + 1] += d->succ_start[i];
+	for (k = 0; k < e.nr; k++) {
+		/* succ_start[src] is advanced while filling, then restored below */
+		d->succ[d->succ_start[e.src[k]]++] = e.dst[k];
+		d->indeg[e.dst[k]]++;
+	}
+	for (i = n; i > 0; i--)
+		d->succ_start[i] = d->succ_start[i - 1];
+	d->succ_start[0] = 0;
 	ret = 0;
 out:
-	free(last);
-	free(cnt);
+	if (hist)
+		for (k = 0; k < ir->nr_slots; k++)
+			free(hist[k].uses);
+	free(hist);
+	free(e.src);
+	free(e.dst);
 	if (ret)
 		deps_free(d);
 	return ret;

@@ -5,10 +5,12 @@
  *
  * Each call is either made by a loader program (the kernel's syscall
  * programs can make it: codegen.h bpfrr_codegen_place) or by the replayer
- * in user space.  Calls depend on each other when they share a slot (one
- * makes or uses an object the other makes or uses: fds, map contents
- * before a freeze or a program load that reads them) or are both GLOBAL;
- * independent calls may be reordered.  The schedule is a topological order
+ * in user space.  A call that uses an object (a program load naming a
+ * map, a link naming its program) depends on the last call that made or
+ * changed it (map updates before a freeze or a program load that reads
+ * them); a call that changes an object depends on that one and on every
+ * use since; GLOBAL calls keep their order.  Independent calls, uses of
+ * one object among them, may be reordered.  The schedule is a topological order
  * that, among those, has the fewest kernel/user switches: it greedily
  * exhausts the calls ready on the current side before switching (for two
  * kinds of step, taking every ready step of the current kind never makes
@@ -19,6 +21,7 @@
 #ifndef BPFRR_PLAN_H
 #define BPFRR_PLAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -51,6 +54,13 @@ struct bpfrr_plan {
 #define BPFRR_PLAN_KEEP_ORDER	0x1	/* no reordering: segments follow the recorded order */
 /* Loader runs of more calls than this are split (jump offsets, verifier time). */
 #define BPFRR_PLAN_MAX_SEG_CALLS 4096u
+
+/*
+ * Does call c make or change the object of slot (rather than only use it)?
+ * The schedule keeps the recorded order of two calls that share a slot
+ * when one of them changes it.
+ */
+bool bpfrr_plan_call_changes_slot(const struct bpfrr_ir_call *c, uint32_t slot);
 
 /* 0, or -errno with a one-line reason in err. */
 int bpfrr_plan_make(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, unsigned int flags,

@@ -31,6 +31,10 @@ static int add(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, con
 	uint32_t off = 0;
 
 	ck_assert_int_ge(c, 0);
+	if (op == BPFRR_IR_PERF_EVENT_OPEN) {
+		ir->calls[c].args[0] = -1;	/* any task, no group */
+		ir->calls[c].args[2] = -1;
+	}
 	for (; uses && *uses >= 0; uses++, off += 4)
 		ck_assert_int_ge(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, off, *uses, BPFRR_IR_REF_FIELD), 0);
 	if (makes >= 0)
@@ -47,7 +51,10 @@ static void positions(const struct bpfrr_plan *p, uint32_t *pos)
 		pos[p->order[k]] = k;
 }
 
-/* Every pair of calls sharing a slot (or both GLOBAL) keeps its recorded order. */
+/*
+ * Every pair of calls sharing a slot that one of them makes or changes (or
+ * both GLOBAL) keeps its recorded order.
+ */
 static void check_dependencies_kept(const struct bpfrr_ir *ir, const struct bpfrr_plan *p)
 {
 	uint32_t *pos = calloc(ir->nr_calls + 1, sizeof(*pos)), i, j, s;
@@ -59,7 +66,9 @@ static void check_dependencies_kept(const struct bpfrr_ir *ir, const struct bpfr
 
 			for (s = 0; s < ir->nr_slots && !dep; s++)
 				dep = bpfrr_ir_call_uses_slot(&ir->calls[i], s) &&
-				      bpfrr_ir_call_uses_slot(&ir->calls[j], s);
+				      bpfrr_ir_call_uses_slot(&ir->calls[j], s) &&
+				      (bpfrr_plan_call_changes_slot(&ir->calls[i], s) ||
+				       bpfrr_plan_call_changes_slot(&ir->calls[j], s));
 			if (dep)
 				ck_assert_msg(pos[i] < pos[j], "calls %u and %u depend on each other but were swapped",
 					      i, j);
@@ -123,8 +132,9 @@ END_TEST
  *   3 PROG_BIND_MAP prog1 map (U)      8 LINK_CREATE prog2, pe2 -> l2  (K)
  *   4 PROG_LOAD map -> prog2  (K)
  * In recorded order: K U K U K U K, 7 segments.  The perf events depend on
- * nothing and the bind on the first load only: U(5 7) K(0 1 2 4 6 8) U(3),
- * or better K(0 1 2) U(3 5 7) K(4 6 8): 3 segments either way.
+ * nothing, the bind changes prog1 only (it uses the map, as the second
+ * load does: two uses need no order), and the first link needs the bound
+ * prog1: K(0 1 2 4) U(3 5 7) K(6 8), 3 segments.
  */
 START_TEST(tracepoint_loader_regrouped)
 {
@@ -165,11 +175,11 @@ START_TEST(tracepoint_loader_regrouped)
 	ck_assert_uint_eq(p.nr_segs, 3);
 	check_segments(&p);
 	check_dependencies_kept(ir, &p);
-	/* starting on the recorded first call's side: K(0 1 2) U(3 5 7) K(4 6 8) */
+	/* starting on the recorded first call's side: K(0 1 2 4) U(3 5 7) K(6 8) */
 	ck_assert_uint_eq(p.segs[0].side, BPFRR_SIDE_KERNEL);
-	ck_assert_uint_eq(p.segs[0].nr, 3);
+	ck_assert_uint_eq(p.segs[0].nr, 4);
 	ck_assert_uint_eq(p.segs[1].nr, 3);
-	ck_assert_uint_eq(p.segs[2].nr, 3);
+	ck_assert_uint_eq(p.segs[2].nr, 2);
 	ck_assert_str_eq(p.why_user[3], "command not accepted by bpf_sys_bpf() on this kernel");
 	ck_assert_str_eq(p.why_user[5], "syscall programs cannot open perf events on this kernel");
 
@@ -178,16 +188,16 @@ START_TEST(tracepoint_loader_regrouped)
 	fclose(f);
 	ck_assert_str_eq(text,
 		"plan: 9 calls, 6 in kernel, 3 in user space, 3 segments, 4 reordered\n"
-		"  segment 0: loader run, 3 calls\n"
+		"  segment 0: loader run, 4 calls\n"
 		"    call 0 (seq 1) BPF_BTF_LOAD\n"
 		"    call 1 (seq 2) BPF_MAP_CREATE\n"
 		"    call 2 (seq 3) BPF_PROG_LOAD\n"
+		"    call 4 (seq 5) BPF_PROG_LOAD\n"
 		"  segment 1: user space, 3 calls\n"
 		"    call 3 (seq 4) BPF_PROG_BIND_MAP: command not accepted by bpf_sys_bpf() on this kernel\n"
 		"    call 5 (seq 6) perf_event_open: syscall programs cannot open perf events on this kernel\n"
 		"    call 7 (seq 8) perf_event_open: syscall programs cannot open perf events on this kernel\n"
-		"  segment 2: loader run, 3 calls\n"
-		"    call 4 (seq 5) BPF_PROG_LOAD\n"
+		"  segment 2: loader run, 2 calls\n"
 		"    call 6 (seq 7) BPF_LINK_CREATE\n"
 		"    call 8 (seq 9) BPF_LINK_CREATE\n");
 	free(text);
@@ -201,6 +211,15 @@ START_TEST(tracepoint_loader_regrouped)
 	ck_assert_uint_eq(p.segs[0].side, BPFRR_SIDE_USER);
 	ck_assert_uint_eq(p.segs[0].nr, 2);
 	check_dependencies_kept(ir, &p);
+	bpfrr_plan_free(&p);
+
+	/* the patched kernel (its command list and perf event kfunc): one loader, recorded order */
+	caps = caps_named("patched-6.12");
+	ck_assert_int_eq(bpfrr_plan_make(ir, &caps, 0, &p, err, sizeof(err)), 0);
+	ck_assert_uint_eq(p.nr_kernel, 9);
+	ck_assert_uint_eq(p.nr_user, 0);
+	ck_assert_uint_eq(p.nr_segs, 1);
+	ck_assert_uint_eq(p.nr_reordered, 0);
 	bpfrr_plan_free(&p);
 	bpfrr_ir_free(ir);
 }
