@@ -146,6 +146,7 @@ struct fe_call {
 	/* pass 2 */
 	enum fe_class class;
 	enum fe_fate fate;
+	uint64_t noop_after;		/* a no-op given the call of this seq (0: not known to be) */
 	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
 	/* pass 3 */
 	int32_t ir_call;
@@ -232,6 +233,9 @@ const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size);
 #define FE_PERF_IOC_QUERY_BPF		0xc008240au
 #define FE_PERF_IOC_MODIFY_ATTRIBUTES	0x4008240bu
 const char *fe_ioctl_name(uint32_t req);
+/* struct perf_event_attr: the u64 of flag bits and its first bit */
+#define FE_PERF_ATTR_FLAGS_OFF		40u
+#define FE_PERF_ATTR_DISABLED		0x1u
 
 /* the passes: 0, or -errno with a one-line reason in err */
 int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size);

@@ -20,7 +20,8 @@
  *    point;
  *  - the call that makes a kept object, and every earlier successful call
  *    that changes a kept object (map updates and deletes, freeze, bind,
- *    perf event ioctls) or has a global effect;
+ *    perf event ioctls, except PERF_EVENT_IOC_ENABLE of an event opened
+ *    enabled, a no-op) or has a global effect;
  *  - every object a kept call passes an fd of (a program's maps and BTF, a
  *    link's program and perf event, a prog array's programs, ...).
  * Everything else is dropped with the reason.  Opens whose fd a kept call
@@ -175,6 +176,50 @@ static uint64_t cut_clock_of(const struct fe_trace *t, const struct fe_call *c)
 	return i;
 }
 
+/*
+ * PERF_EVENT_IOC_ENABLE (without PERF_IOC_FLAG_GROUP) of an event that was
+ * opened enabled (attr.disabled clear) and not disabled or refreshed since
+ * does nothing: perf_event_enable() finds it enabled.  libbpf enables
+ * every event it attaches that way.  Dropping these matters because no
+ * syscall program can issue an ioctl: each would be a user-space step of
+ * an otherwise in-kernel replay.  Returns the seq of the open, or 0.
+ */
+static uint64_t enable_noop_after(const struct fe_trace *t, const struct fe_call *c)
+{
+	const struct bpfrr_trace_region *reg;
+	const struct fe_call *open;
+	const uint8_t *attr;
+	uint64_t bits;
+	uint32_t i;
+
+	if (c->is_bpf || strcmp(c->sys_name, "ioctl") || (uint32_t)c->args[1] != FE_PERF_IOC_ENABLE ||
+	    c->args[2] || !c->target)
+		return 0;
+	open = c->target->creator;
+	if (!open || open->is_bpf || strcmp(open->sys_name, "perf_event_open") || !succeeded(open))
+		return 0;
+	reg = fe_region(t, open, BPFRR_PHASE_ENTRY, "perf_event_attr");
+	if (!reg || reg->len < FE_PERF_ATTR_FLAGS_OFF + 8)
+		return 0;
+	attr = fe_mem(t, open, BPFRR_PHASE_ENTRY, reg->addr, FE_PERF_ATTR_FLAGS_OFF + 8);
+	if (!attr)
+		return 0;
+	memcpy(&bits, attr + FE_PERF_ATTR_FLAGS_OFF, 8);
+	if (bits & FE_PERF_ATTR_DISABLED)
+		return 0;
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *o = &t->calls[i];
+		uint32_t req = (uint32_t)o->args[1];
+
+		if (o->seq <= open->seq || o->seq >= c->seq || o->is_bpf || strcmp(o->sys_name, "ioctl") ||
+		    o->target != c->target)
+			continue;
+		if (req == FE_PERF_IOC_DISABLE || req == FE_PERF_IOC_REFRESH || req == FE_PERF_IOC_MODIFY_ATTRIBUTES)
+			return 0;
+	}
+	return open->seq;
+}
+
 static void keep_obj(struct fe_obj *o, const char *fmt, uint64_t seq, bool *changed)
 {
 	o = fe_canon(o);
@@ -200,6 +245,8 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 		c->target = c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL ||
 			    c->class == FE_CLASS_TEST_RUN ? target_of(c) : NULL;
 	}
+	for (i = 0; i < t->nr_calls; i++)
+		t->calls[i].noop_after = enable_noop_after(t, &t->calls[i]);
 
 	/* the replay point */
 	t->cut_seq = 0;
@@ -264,7 +311,7 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 				break;
 			case FE_CLASS_MUTATE:
 			case FE_CLASS_TEST_RUN:
-				keep = c->target && c->target->kept;
+				keep = c->target && c->target->kept && !c->noop_after;
 				break;
 			case FE_CLASS_GLOBAL:
 				keep = true;
@@ -301,6 +348,8 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 			why(c, "did not return (the task died in it)");
 		} else if (e) {
 			why(c, "failed: %s", fe_errno_name(e));
+		} else if (c->noop_after && c->seq <= t->cut_seq) {
+			why(c, "no-op: the perf event (seq %" PRIu64 ") was opened enabled", c->noop_after);
 		} else if (c->seq > t->cut_seq && c->class != FE_CLASS_READ && c->class != FE_CLASS_OPEN) {
 			if (!t->cut_seq)
 				why(c, "nothing was built: no replay point");

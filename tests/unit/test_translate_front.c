@@ -283,8 +283,11 @@ static uint64_t read_file(struct scen *sc, uint32_t tid, int fd, const char *pat
 }
 
 /* perf_event_open of a tracepoint (type 2, config id) or of the kprobe PMU (type 6, config1 = name) */
+/* attr.disabled */
+#define PERF_BITS_DISABLED	1ull
+
 static uint64_t perf_open(struct scen *sc, uint32_t tid, int fd, uint32_t type, uint64_t config,
-			  const char *kprobe, int32_t pid)
+			  const char *kprobe, int32_t pid, uint64_t bits)
 {
 	struct bpfrr_trace_region r[2];
 	uint8_t attr[128] = { 0 };
@@ -294,6 +297,7 @@ static uint64_t perf_open(struct scen *sc, uint32_t tid, int fd, uint32_t type, 
 	memcpy(attr, &type, 4);
 	memcpy(attr + 4, &size, 4);
 	memcpy(attr + 8, &config, 8);
+	memcpy(attr + 40, &bits, 8);
 	memcpy(attr + 56, &config1, 8);
 	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BYTES, "perf_event_attr",
 			    0x40000, attr, sizeof(attr));
@@ -835,11 +839,11 @@ static uint8_t *scen_perf(size_t *len, bool with_tp_read, int32_t pid, uint32_t 
 	prog_load(&sc, TID, 3, "on_tp", 0, 0, 5, 0);
 	if (with_tp_read)
 		read_file(&sc, TID, 4, "/sys/kernel/tracing/events/syscalls/sys_enter_openat/id", "583\n");
-	perf_open(&sc, TID, 4, 2, 583, NULL, pid);				/* seq 4 (or 2) */
+	perf_open(&sc, TID, 4, 2, 583, NULL, pid, PERF_BITS_DISABLED);		/* seq 4 (or 2) */
 	link_create_perf(&sc, TID, 5, 3, 4, 8, 5);
 	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 4, 0x2400 }, 0, NULL, 0);
 	read_file(&sc, TID, 6, "/sys/bus/event_source/devices/kprobe/type", "6\n");
-	perf_open(&sc, TID, 6, 6, 0, "do_sys_openat2", -1);
+	perf_open(&sc, TID, 6, 6, 0, "do_sys_openat2", -1, 0);
 	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 6, ioctl_req, 3 }, 0, NULL, 0);
 	return scen_end(&sc, true, len);
 }
@@ -889,6 +893,38 @@ START_TEST(reloc_perf_events)
 	c = ir_call(&rn, 10);
 	ck_assert(has_rel(c, BPFRR_IR_IN_ARG, 0, kp, BPFRR_IR_REF_ARG));
 	ck_assert(has_rel(c, BPFRR_IR_IN_ARG, 1, prog, BPFRR_IR_REF_ARG));
+	run_free(&rn);
+}
+END_TEST
+
+/*
+ * PERF_EVENT_IOC_ENABLE of an event opened enabled is a no-op and dropped;
+ * after a PERF_EVENT_IOC_DISABLE, or of an event opened disabled, or for
+ * the whole group, it is kept.
+ */
+START_TEST(select_enable_noop)
+{
+	struct scen sc;
+	struct run rn;
+	size_t len;
+
+	scen_begin(&sc, 1);
+	perf_open(&sc, TID, 3, 1, 9, NULL, -1, 0);				/* seq 1 */
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 3, 0x2400 }, 0, NULL, 0);	/* 2: no-op */
+	perf_open(&sc, TID, 4, 1, 9, NULL, -1, 0);				/* 3 */
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 4, 0x2401 }, 0, NULL, 0);	/* 4: DISABLE */
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 4, 0x2400 }, 0, NULL, 0);	/* 5: kept */
+	perf_open(&sc, TID, 5, 1, 9, NULL, -1, PERF_BITS_DISABLED);		/* 6 */
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 5, 0x2400 }, 0, NULL, 0);	/* 7: kept */
+	perf_open(&sc, TID, 6, 1, 9, NULL, -1, 0);				/* 8 */
+	sys(&sc, TID, "ioctl", 16, (uint64_t[6]){ 6, 0x2400, 1 }, 0, NULL, 0);	/* 9: group, kept */
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), 0);
+	assert_fate(&rn, 1, FE_KEPT, NULL);
+	assert_fate(&rn, 2, FE_DROPPED, "no-op: the perf event (seq 1) was opened enabled");
+	assert_fate(&rn, 4, FE_KEPT, NULL);
+	assert_fate(&rn, 5, FE_KEPT, NULL);
+	assert_fate(&rn, 7, FE_KEPT, NULL);
+	assert_fate(&rn, 9, FE_KEPT, NULL);
 	run_free(&rn);
 }
 END_TEST
@@ -1365,6 +1401,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, select_until_and_keep_probes);
 	tcase_add_test(tc, reloc_calls_slots_buffers);
 	tcase_add_test(tc, reloc_perf_events);
+	tcase_add_test(tc, select_enable_noop);
 	tcase_add_test(tc, reloc_refuses_with_reasons);
 	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
 	tcase_add_test(tc, reloc_fds_in_map_values);
