@@ -113,6 +113,20 @@ int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 				   BPFRR_PTR_USER, 0, "6.12 source");
 		return 0;
 	}
+	if (!strcmp(name, "patched-6.12")) {
+		char err[128];
+		int ret = bpfrr_caps_parse_list(caps, BPFRR_CAPS_SERIES_LIST, "assumed: patched-6.12", err,
+						sizeof(err));
+
+		if (ret)
+			return ret;
+		/* log buffers stay user pointers on the patched kernel too */
+		bpfrr_caps_set_ptr(caps, CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
+		bpfrr_caps_set_ptr(caps, CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
+		caps->perf_event_open = true;
+		caps->perf_event_open_btf_id = 0;	/* a kernel's own: only a plan can be made */
+		return 0;
+	}
 	if (!strcmp(name, "none")) {
 		bpfrr_caps_init(caps, 0, "assumed: none");
 		return 0;
@@ -205,5 +219,11 @@ void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out)
 			fprintf(out, ": %s", strerror(-caps->ptrs[i].probe_ret));
 		fprintf(out, ")\n");
 	}
-	fprintf(out, "  perf_event_open from syscall programs: %s\n", caps->perf_event_open ? "yes" : "no");
+	if (caps->perf_event_open && caps->perf_event_open_btf_id > 0)
+		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, vmlinux BTF id %d)\n",
+			caps->perf_event_open_btf_id);
+	else if (caps->perf_event_open)
+		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, BTF id not known)\n");
+	else
+		fprintf(out, "  perf_event_open from syscall programs: no\n");
 }

@@ -59,19 +59,53 @@ struct bpfrr_caps {
 	uint32_t nr_ptrs;
 	struct bpfrr_caps_ptr ptrs[BPFRR_CAPS_MAX_PTRS];
 	/*
-	 * Syscall programs can open perf events.  Stock kernels cannot; the
-	 * patched kernel's interface for it is not defined yet, so this is
-	 * never set and perf_event_open always runs in user space.
+	 * Syscall programs can open perf events: the kernel's BTF has the
+	 * kfunc of the series (kernel/README.md)
+	 *   int bpf_perf_event_open(const struct perf_event_attr *attr,
+	 *                           u32 attr__sz, int pid, int cpu, u64 flags);
+	 * with the attr in the program's memory, pointers inside it (kprobe
+	 * name, uprobe path) user addresses, no group.  Stock kernels lack it.
 	 */
 	bool perf_event_open;
+	int32_t perf_event_open_btf_id;	/* its BTF type id in vmlinux */
 };
 
 /* Names accepted by bpfrr_caps_assume(). */
-#define BPFRR_CAPS_ASSUME_NAMES "stock-6.12, none"
+#define BPFRR_CAPS_ASSUME_NAMES "stock-6.12, patched-6.12, none"
 
 /*
- * Caps without a kernel: "stock-6.12" (what 6.12's source allows) or
- * "none" (every call in user space).  -EINVAL for another name.
+ * What BPFRR_CAPS_SYSFS says on 6.12 with kernel/series applied (the guest
+ * test kernel-caps-list.t checks it against the patched kernels).
+ */
+#define BPFRR_CAPS_SERIES_LIST \
+	"0 BPF_MAP_CREATE\n" \
+	"1 BPF_MAP_LOOKUP_ELEM key value\n" \
+	"2 BPF_MAP_UPDATE_ELEM key value\n" \
+	"3 BPF_MAP_DELETE_ELEM key\n" \
+	"4 BPF_MAP_GET_NEXT_KEY key next_key\n" \
+	"5 BPF_PROG_LOAD insns license fd_array func_info line_info core_relos\n" \
+	"6 BPF_OBJ_PIN pathname\n" \
+	"7 BPF_OBJ_GET pathname\n" \
+	"8 BPF_PROG_ATTACH\n" \
+	"9 BPF_PROG_DETACH\n" \
+	"13 BPF_PROG_GET_FD_BY_ID\n" \
+	"14 BPF_MAP_GET_FD_BY_ID\n" \
+	"17 BPF_RAW_TRACEPOINT_OPEN raw_tracepoint.name\n" \
+	"18 BPF_BTF_LOAD btf\n" \
+	"19 BPF_BTF_GET_FD_BY_ID\n" \
+	"21 BPF_MAP_LOOKUP_AND_DELETE_ELEM key value\n" \
+	"22 BPF_MAP_FREEZE\n" \
+	"28 BPF_LINK_CREATE link_create.iter_info\n" \
+	"29 BPF_LINK_UPDATE\n" \
+	"30 BPF_LINK_GET_FD_BY_ID\n" \
+	"34 BPF_LINK_DETACH\n" \
+	"35 BPF_PROG_BIND_MAP\n"
+
+/*
+ * Caps without a kernel: "stock-6.12" (what 6.12's source allows),
+ * "patched-6.12" (the kernel's list above, the perf event kfunc; its BTF id
+ * is a kernel's own, so such caps can plan but not run a replay) or "none"
+ * (every call in user space).  -EINVAL for another name.
  */
 int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name);
 

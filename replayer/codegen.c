@@ -42,8 +42,28 @@ int bpfrr_codegen_place(const struct bpfrr_ir_call *c, const struct bpfrr_caps *
 	uint32_t i;
 
 	if (c->op == BPFRR_IR_PERF_EVENT_OPEN) {
-		*why = "syscall programs cannot open perf events on this kernel";
-		return -EOPNOTSUPP;
+		if (!caps->perf_event_open) {
+			*why = "syscall programs cannot open perf events on this kernel";
+			return -EOPNOTSUPP;
+		}
+		if (c->args[2] != -1) {
+			*why = "an event in a group, which bpf_perf_event_open() cannot open";
+			return -EOPNOTSUPP;
+		}
+		if (c->args[3] < 0 || c->args[3] > INT32_MAX) {
+			*why = "perf_event_open flags beyond 32 bits";
+			return -EOPNOTSUPP;
+		}
+		/* the kfunc reads pointers inside the attr (kprobe name, uprobe path) as user addresses */
+		for (i = 0; i < c->nr_bufs; i++)
+			area[i] = BPFRR_AREA_USER;
+		for (i = 0; i < c->nr_fdrels; i++) {
+			if (c->fdrels[i].buf != BPFRR_IR_IN_ARG || c->fdrels[i].offset != 0) {
+				*why = "an fd the loader cannot pass to bpf_perf_event_open()";
+				return -EOPNOTSUPP;
+			}
+		}
+		return 0;
 	}
 	if (c->op != BPFRR_IR_BPF) {
 		*why = "syscall programs cannot make this syscall";
@@ -89,6 +109,7 @@ struct cg {
 	struct bpfrr_loader *l;
 	struct bpfrr_emit e;
 	uint32_t fail_label;
+	int32_t perf_kfunc_btf_id;
 	bool notes;
 	char *err;
 	size_t err_size;
@@ -257,6 +278,40 @@ static void call_note(struct cg *g, bool *headed, const struct bpfrr_ir_call *c,
 	emit_note(&g->e, "call %u (seq %llu) %s: %s", ci, (unsigned long long)c->seq, name, text);
 }
 
+/*
+ * bpf_perf_event_open(attr, attr__sz, pid, cpu, flags), the series' kfunc
+ * (caps.h): the attr in the blob, the sizes and numbers as recorded; a pid
+ * that is an fd (a cgroup, PERF_FLAG_PID_CGROUP) comes from its slot.
+ */
+static void emit_perf_event_open(struct cg *g, const struct bpfrr_ir_call *c, uint32_t ci,
+				 const struct bpfrr_loader_call *lc, const char *name, bool *headed)
+{
+	const struct bpfrr_ir_fdrel *pid_fd = NULL;
+	uint32_t i;
+
+	for (i = 0; i < c->nr_fdrels; i++)
+		if (c->fdrels[i].buf == BPFRR_IR_IN_ARG && c->fdrels[i].offset == 0)
+			pid_fd = &c->fdrels[i];
+	call_note(g, headed, c, ci, name, "bpf_perf_event_open(blob+%u, %u, %s%lld, %lld, %lld)",
+		  lc->attr_off, c->attr_size, pid_fd ? "fd of slot " : "",
+		  pid_fd ? (long long)pid_fd->slot : (long long)c->args[0], (long long)c->args[1],
+		  (long long)c->args[3]);
+	emit(&g->e, insn_mov_reg(BPF_REG_1, REG_BLOB));
+	if (lc->attr_off)
+		emit(&g->e, insn_add_imm(BPF_REG_1, lc->attr_off));
+	emit(&g->e, insn_mov_imm(BPF_REG_2, c->attr_size));
+	if (pid_fd) {
+		emit(&g->e, insn_ldx(BPF_W, BPF_REG_3, REG_CTX, slot_ctx_off(pid_fd->slot)));
+		g->l->nr_fd_patches++;
+	} else {
+		emit(&g->e, insn_mov_imm(BPF_REG_3, (int32_t)c->args[0]));
+	}
+	emit(&g->e, insn_mov_imm(BPF_REG_4, (int32_t)c->args[1]));
+	emit(&g->e, insn_mov_imm(BPF_REG_5, (int32_t)c->args[3]));
+	emit(&g->e, insn_mov32_imm(REG_SEQ, (int32_t)(uint32_t)c->seq));
+	emit(&g->e, insn_raw(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, g->perf_kfunc_btf_id));
+}
+
 static void emit_call(struct cg *g, const struct bpfrr_ir_call *c, uint32_t ci,
 		      const struct bpfrr_loader_call *lc)
 {
@@ -292,6 +347,8 @@ static void emit_call(struct cg *g, const struct bpfrr_ir_call *c, uint32_t ci,
 		uint8_t parea;
 		uint32_t poff;
 
+		if (r->buf == BPFRR_IR_IN_ARG)
+			continue;	/* an argument: loaded into its register at the call */
 		parent_pos(lc, r->buf, &parea, &poff);
 		call_note(g, &headed, c, ci, name, "%s+%u = fd of slot %u (%s) [%s]",
 			  r->buf < 0 ? "attr" : c->bufs[r->buf].path, r->offset, r->slot,
@@ -304,15 +361,19 @@ static void emit_call(struct cg *g, const struct bpfrr_ir_call *c, uint32_t ci,
 		emit_store(g, BPF_W, REG_BLOB, poff + r->offset, BPF_REG_1, BPF_REG_2);
 		g->l->nr_fd_patches++;
 	}
-	call_note(g, &headed, c, ci, name, "sys_bpf(%u, blob+%u, %u)", c->cmd, lc->attr_off,
-		  c->attr_size);
-	emit(&g->e, insn_mov_imm(BPF_REG_1, c->cmd));
-	emit(&g->e, insn_mov_reg(BPF_REG_2, REG_BLOB));
-	if (lc->attr_off)
-		emit(&g->e, insn_add_imm(BPF_REG_2, lc->attr_off));
-	emit(&g->e, insn_mov_imm(BPF_REG_3, c->attr_size));
-	emit(&g->e, insn_mov32_imm(REG_SEQ, (int32_t)(uint32_t)c->seq));
-	emit(&g->e, insn_call(BPF_FUNC_sys_bpf));
+	if (c->op == BPFRR_IR_PERF_EVENT_OPEN) {
+		emit_perf_event_open(g, c, ci, lc, name, &headed);
+	} else {
+		call_note(g, &headed, c, ci, name, "sys_bpf(%u, blob+%u, %u)", c->cmd, lc->attr_off,
+			  c->attr_size);
+		emit(&g->e, insn_mov_imm(BPF_REG_1, c->cmd));
+		emit(&g->e, insn_mov_reg(BPF_REG_2, REG_BLOB));
+		if (lc->attr_off)
+			emit(&g->e, insn_add_imm(BPF_REG_2, lc->attr_off));
+		emit(&g->e, insn_mov_imm(BPF_REG_3, c->attr_size));
+		emit(&g->e, insn_mov32_imm(REG_SEQ, (int32_t)(uint32_t)c->seq));
+		emit(&g->e, insn_call(BPF_FUNC_sys_bpf));
+	}
 	if (g->l->wide_jumps) {
 		emit(&g->e, insn_raw(BPF_JMP | BPF_JSGE | BPF_K, BPF_REG_0, 0, 1, 0));
 		emit_goto(&g->e, g->fail_label, true);
@@ -381,7 +442,7 @@ int bpfrr_codegen(const struct bpfrr_ir *ir, const uint32_t *calls, uint32_t nr,
 		  char *err, size_t err_size)
 {
 	struct cg g = { .ir = ir, .l = out, .notes = flags & BPFRR_CG_NOTES, .err = err,
-			.err_size = err_size };
+			.err_size = err_size, .perf_kfunc_btf_id = caps->perf_event_open_btf_id };
 	uint64_t blob_size = 0, user_size = 0;
 	uint32_t i;
 	int ret;

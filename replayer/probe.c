@@ -23,6 +23,9 @@
  *    a user address would not be.  Objects the probe makes are closed by
  *    the probe itself.
  *
+ * 3. Perf events: the series' bpf_perf_event_open() kfunc, looked up by
+ *    name in the kernel's BTF.
+ *
  * Field offsets come from the ABI table.
  */
 #include <errno.h>
@@ -30,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+
+#include <bpf/btf.h>
 
 #include "bpf_abi.h"
 #include "caps.h"
@@ -254,6 +259,29 @@ out:
 	return ret;
 }
 
+#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
+#define PERF_KFUNC	"bpf_perf_event_open"
+
+/*
+ * The series' perf event kfunc, by its name in the kernel's BTF (how
+ * loaders find any kfunc).  Parsing the BTF file issues no bpf() call.
+ * A kernel without BTF or without the kfunc leaves caps as they are.
+ */
+static void probe_perf_kfunc(struct bpfrr_caps *caps)
+{
+	struct btf *vmlinux = btf__parse_raw(VMLINUX_BTF);
+	int id;
+
+	if (!vmlinux)
+		return;
+	id = btf__find_by_name_kind(vmlinux, PERF_KFUNC, BTF_KIND_FUNC);
+	if (id > 0) {
+		caps->perf_event_open = true;
+		caps->perf_event_open_btf_id = id;
+	}
+	btf__free(vmlinux);
+}
+
 /* What a pointer probe's answer says. */
 static enum bpfrr_ptr_sem classify(int32_t ret, int32_t kernel_errno)
 {
@@ -336,5 +364,6 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size)
 	if (answers[P_RAWTP_NAME] != 1)
 		set_probed(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
 			   ENOENT);
+	probe_perf_kfunc(caps);
 	return 0;
 }

@@ -481,6 +481,72 @@ START_TEST(placement_refusals)
 }
 END_TEST
 
+/*
+ * perf_event_open on a kernel with the series' kfunc: the attr in the blob,
+ * a kprobe name inside it in the user image (the kfunc reads it as a user
+ * address), a kfunc call with the BTF id the probe found and the recorded
+ * pid, cpu and flags; a grouped event stays in user space.
+ */
+START_TEST(perf_event_open_kfunc)
+{
+	struct bpfrr_caps caps;
+	struct bpfrr_ir *ir = bpfrr_ir_new();
+	struct bpfrr_loader l;
+	uint8_t attr[128] = { 0 }, area[4];
+	uint32_t i, kfunc_at = 0, nr_kfuncs = 0;
+	const char *why;
+	char err[256];
+	int c, s;
+
+	ck_assert_int_eq(bpfrr_caps_assume(&caps, "patched-6.12"), 0);
+	caps.perf_event_open_btf_id = 4242;
+	s = bpfrr_ir_add_slot(ir, BPFRR_OBJ_PERF_EVENT, "perf_event.kprobe");
+	c = bpfrr_ir_add_call(ir, 7, BPFRR_IR_PERF_EVENT_OPEN, 0, attr, sizeof(attr));
+	ck_assert_int_eq(c, 0);
+	ir->calls[c].args[0] = -1;
+	ir->calls[c].args[1] = 0;
+	ir->calls[c].args[2] = -1;
+	ir->calls[c].args[3] = 8;	/* PERF_FLAG_FD_CLOEXEC */
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 56, "perf_event_attr.config1", "do_sys_open",
+					  12, BPFRR_DIR_IN, BPFRR_CONTENT_STRING), 0);
+	ck_assert_int_eq(bpfrr_ir_set_result(ir, c, s), 0);
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	ck_assert_int_eq(bpfrr_codegen(ir, calls_0_to(1), 1, &caps, 0, &l, err, sizeof(err)), 0);
+	ck_assert_int_eq(l.calls[0].buf_area[0], BPFRR_AREA_USER);
+	ck_assert_str_eq((char *)l.user, "do_sys_open");
+	for (i = 0; i < l.nr_insns; i++) {
+		if (l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			kfunc_at = i;
+			nr_kfuncs++;
+			ck_assert_int_eq(l.insns[i].imm, 4242);
+			ck_assert_int_eq(l.insns[i].off, 0);
+		}
+		ck_assert(!(l.insns[i].code == (BPF_JMP | BPF_CALL) && l.insns[i].src_reg == 0 &&
+			    l.insns[i].imm == BPF_FUNC_sys_bpf));
+	}
+	ck_assert_uint_eq(nr_kfuncs, 1);
+	/* r2 = attr size, r3 = pid, r4 = cpu, r5 = flags before the call (w8 = seq in between) */
+	ck_assert_int_eq(l.insns[kfunc_at - 5].dst_reg, BPF_REG_2);
+	ck_assert_int_eq(l.insns[kfunc_at - 5].imm, 128);
+	ck_assert_int_eq(l.insns[kfunc_at - 4].dst_reg, BPF_REG_3);
+	ck_assert_int_eq(l.insns[kfunc_at - 4].imm, -1);
+	ck_assert_int_eq(l.insns[kfunc_at - 3].dst_reg, BPF_REG_4);
+	ck_assert_int_eq(l.insns[kfunc_at - 3].imm, 0);
+	ck_assert_int_eq(l.insns[kfunc_at - 2].dst_reg, BPF_REG_5);
+	ck_assert_int_eq(l.insns[kfunc_at - 2].imm, 8);
+	bpfrr_loader_free(&l);
+
+	ir->calls[c].args[2] = 3;	/* in a group */
+	ck_assert_int_eq(bpfrr_codegen_place(&ir->calls[c], &caps, area, &why), -EOPNOTSUPP);
+	ck_assert_str_eq(why, "an event in a group, which bpf_perf_event_open() cannot open");
+	caps.perf_event_open = false;
+	ir->calls[c].args[2] = -1;
+	ck_assert_int_eq(bpfrr_codegen_place(&ir->calls[c], &caps, area, &why), -EOPNOTSUPP);
+	ck_assert_str_eq(why, "syscall programs cannot open perf events on this kernel");
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 /* Forced gotol: every error check is "if r0 s>= 0 goto +1; gotol cleanup" and lands on it. */
 START_TEST(wide_jumps)
 {
@@ -618,6 +684,7 @@ static Suite *codegen_suite(void)
 	tcase_add_test(tc, validate_rejects);
 	tcase_add_test(tc, clone_is_deep);
 	tcase_add_test(tc, golden_listing);
+	tcase_add_test(tc, perf_event_open_kfunc);
 	tcase_add_test(tc, notes_do_not_change_code);
 	tcase_add_test(tc, blob_layout_and_relocations);
 	tcase_add_test(tc, log_buffer_placement);
