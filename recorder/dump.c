@@ -773,6 +773,11 @@ static void render_content(struct dump *d, const struct bpfrr_trace_region *reg,
 		}
 		return;
 	}
+	/* the perf_event_attr of perf_event_open, PERF_EVENT_IOC_MODIFY_ATTRIBUTES */
+	if (d->sys && reg->content == BPFRR_CONTENT_BYTES && !strcmp(reg->path, "perf_event_attr")) {
+		dump_perf_attr(json ? NULL : d->out, json ? &d->j : NULL, b->data, b->len, indent);
+		return;
+	}
 	/* keys, values, records, bytes: whole when small, else size and hash */
 	if (b->len <= SMALL_BUF) {
 		if (json)
@@ -1583,9 +1588,10 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 		json_u64(j, "nr", s->nr);
 		json_result(d, s->ret, s->flags, s->t_enter_ns, s->t_exit_ns);
 		json_arr_begin(j, "args");
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < dump_sys_nr_args(s->name); i++)
 			json_u64(j, NULL, s->args[i]);
 		json_arr_end(j);
+		dump_sys_args(NULL, j, s->name, d->hdr ? d->hdr->arch : 0, s->args);
 		json_arr_begin(j, "buffers");
 		for (i = 0; i < s->nr_regions; i++)
 			render_region(d, &s->regions[i], "");
@@ -1602,8 +1608,7 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 	fprintf(d->out, "#%" PRIu64 " [%u] ", s->seq, s->tid);
 	text_escape(d->out, s->name, strlen(s->name));
 	fputc('(', d->out);
-	for (i = 0; i < 6; i++)
-		fprintf(d->out, "%s%#" PRIx64, i ? ", " : "", s->args[i]);
+	dump_sys_args(d->out, NULL, s->name, d->hdr ? d->hdr->arch : 0, s->args);
 	fputc(')', d->out);
 	text_result(d, s->ret, s->flags);
 	if (!(s->flags & BPFRR_CALL_NO_EXIT)) {

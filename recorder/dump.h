@@ -76,4 +76,32 @@ void json_tree_i64(struct json_tree *t, const char *path, int64_t v);
 void json_tree_str(struct json_tree *t, const char *path, const char *s);
 void json_tree_emit(struct json_tree *t, struct json_out *j, const char *key);
 
+/* --- syscalls other than bpf() (dump_sys.c) ---------------------------------------- */
+
+/* The flag bits of struct perf_event_attr (precise_ip is two bits wide). */
+struct dump_perf_attr_bit {
+	const char *name;
+	unsigned int bit, width;
+};
+#define DUMP_PERF_ATTR_NR_BITS 37
+extern const struct dump_perf_attr_bit dump_perf_attr_bits[DUMP_PERF_ATTR_NR_BITS];
+
+/*
+ * The fields of the perf_event_attr in data[0..len): as text lines with
+ * indent when j is NULL, else as the JSON object "fields".
+ */
+void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len, const char *indent);
+
+/* How many arguments the named syscall takes (6 for one the table does not know). */
+unsigned int dump_sys_nr_args(const char *name);
+
+/*
+ * The parameters of the named syscall, named and decoded: "fd=3, cmd=F_SETFD"
+ * on text (the six raw values in hex for a syscall the table does not know),
+ * or, when j is given, the JSON object "params" (nothing for an unknown one).
+ * e_machine (the trace header's arch) selects the O_* bits that differ.
+ */
+void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_machine,
+		   const uint64_t args[6]);
+
 #endif /* BPFRR_DUMP_H */

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
+
 #include "bpfrr.h"
 #include "../../recorder/dump.h"
 #include "../data/synth_trace.h"
@@ -208,6 +210,75 @@ START_TEST(filters)
 	o.syscalls[0] = "perf_event_open";
 	golden("kprobe.perf-event-open", t, len, "kprobe.trace", &o, 0);
 	free(t);
+}
+END_TEST
+
+/*
+ * dump_sys.c describes the perf_event_attr flag bits by bit number; each
+ * must be where the installed header's bitfield puts it, and the JSON must
+ * show exactly that field set (and the text name it).
+ */
+#define PERF_BIT(field) { #field, { .field = 1 } }
+
+START_TEST(perf_attr_bits)
+{
+	static const struct {
+		const char *name;
+		struct perf_event_attr attr;
+	} cases[] = {
+		PERF_BIT(disabled), PERF_BIT(inherit), PERF_BIT(pinned), PERF_BIT(exclusive),
+		PERF_BIT(exclude_user), PERF_BIT(exclude_kernel), PERF_BIT(exclude_hv),
+		PERF_BIT(exclude_idle), PERF_BIT(mmap), PERF_BIT(comm), PERF_BIT(freq),
+		PERF_BIT(inherit_stat), PERF_BIT(enable_on_exec), PERF_BIT(task), PERF_BIT(watermark),
+		PERF_BIT(precise_ip), PERF_BIT(mmap_data), PERF_BIT(sample_id_all),
+		PERF_BIT(exclude_host), PERF_BIT(exclude_guest), PERF_BIT(exclude_callchain_kernel),
+		PERF_BIT(exclude_callchain_user), PERF_BIT(mmap2), PERF_BIT(comm_exec),
+		PERF_BIT(use_clockid), PERF_BIT(context_switch), PERF_BIT(write_backward),
+		PERF_BIT(namespaces), PERF_BIT(ksymbol), PERF_BIT(bpf_event), PERF_BIT(aux_output),
+		PERF_BIT(cgroup), PERF_BIT(text_poke), PERF_BIT(build_id), PERF_BIT(inherit_thread),
+		PERF_BIT(remove_on_exec), PERF_BIT(sigtrap),
+	};
+	size_t i, k;
+
+	ck_assert_int_eq(sizeof(cases) / sizeof(cases[0]), DUMP_PERF_ATTR_NR_BITS);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct perf_event_attr a = cases[i].attr;
+		char *text = NULL, want[96];
+		size_t text_len = 0;
+		struct json_out j;
+		uint64_t word;
+		FILE *f;
+
+		memcpy(&word, (const char *)&a + 40, sizeof(word));
+		for (k = 0; k < DUMP_PERF_ATTR_NR_BITS; k++)
+			if (!strcmp(dump_perf_attr_bits[k].name, cases[i].name))
+				break;
+		ck_assert_msg(k < DUMP_PERF_ATTR_NR_BITS, "%s: not in dump_perf_attr_bits", cases[i].name);
+		ck_assert_msg(word == 1ull << dump_perf_attr_bits[k].bit, "%s: header bit %#llx, table bit %u",
+			      cases[i].name, (unsigned long long)word, dump_perf_attr_bits[k].bit);
+
+		a.size = sizeof(a);
+		f = open_memstream(&text, &text_len);
+		ck_assert_ptr_nonnull(f);
+		json_start(&j, f);
+		dump_perf_attr(NULL, &j, &a, sizeof(a), "");
+		fclose(f);
+		snprintf(want, sizeof(want), "\"%s\":1", cases[i].name);
+		ck_assert_msg(strstr(text, want), "%s: JSON %s", cases[i].name, text);
+		ck_assert_msg(!strstr(strstr(text, want) + strlen(want), "\":1,") && !strstr(text, "\":1}"),
+			      "%s: another bit set in %s", cases[i].name, text);
+		free(text);
+
+		text = NULL;
+		f = open_memstream(&text, &text_len);
+		ck_assert_ptr_nonnull(f);
+		dump_perf_attr(f, NULL, &a, sizeof(a), "");
+		fclose(f);
+		snprintf(want, sizeof(want), "bits: %s%s (%#llx)\n", cases[i].name,
+			 !strcmp(cases[i].name, "precise_ip") ? "=1" : "", (unsigned long long)word);
+		ck_assert_msg(strstr(text, want), "%s: text %s", cases[i].name, text);
+		free(text);
+	}
 }
 END_TEST
 
@@ -402,6 +473,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, truncated_and_corrupt);
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
+	tcase_add_test(tc, perf_attr_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dump_sys.c - what bpfrr dump knows about the syscalls other than bpf()
+ * the recorder keeps: their parameters by name (only those the call has,
+ * decoded where the value has names: fds, AT_FDCWD, flags, fcntl commands,
+ * perf ioctl requests), and the fields of a struct perf_event_attr.
+ *
+ * The perf_event_attr layout is described here with explicit offsets and bit
+ * numbers, because the trace may hold a larger attr than the installed
+ * header knows (Linux 6.12 added config3 after sig_data); the unit tests
+ * check the table against <linux/perf_event.h> where both have a field.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "dump.h"
+
+#define EM_X86_64_NR 62
+#define EM_AARCH64_NR 183
+
+struct sym {
+	uint64_t value;
+	const char *name;
+};
+
+#define SYM(x) { (uint64_t)(x), #x }
+
+/* --- perf_event_attr ---------------------------------------------------------------- */
+
+static const struct sym perf_types[] = {
+	SYM(PERF_TYPE_HARDWARE), SYM(PERF_TYPE_SOFTWARE), SYM(PERF_TYPE_TRACEPOINT),
+	SYM(PERF_TYPE_HW_CACHE), SYM(PERF_TYPE_RAW), SYM(PERF_TYPE_BREAKPOINT), { 0, NULL },
+};
+
+static const struct sym perf_hw_ids[] = {
+	SYM(PERF_COUNT_HW_CPU_CYCLES), SYM(PERF_COUNT_HW_INSTRUCTIONS),
+	SYM(PERF_COUNT_HW_CACHE_REFERENCES), SYM(PERF_COUNT_HW_CACHE_MISSES),
+	SYM(PERF_COUNT_HW_BRANCH_INSTRUCTIONS), SYM(PERF_COUNT_HW_BRANCH_MISSES),
+	SYM(PERF_COUNT_HW_BUS_CYCLES), SYM(PERF_COUNT_HW_STALLED_CYCLES_FRONTEND),
+	SYM(PERF_COUNT_HW_STALLED_CYCLES_BACKEND), SYM(PERF_COUNT_HW_REF_CPU_CYCLES), { 0, NULL },
+};
+
+static const struct sym perf_sw_ids[] = {
+	SYM(PERF_COUNT_SW_CPU_CLOCK), SYM(PERF_COUNT_SW_TASK_CLOCK), SYM(PERF_COUNT_SW_PAGE_FAULTS),
+	SYM(PERF_COUNT_SW_CONTEXT_SWITCHES), SYM(PERF_COUNT_SW_CPU_MIGRATIONS),
+	SYM(PERF_COUNT_SW_PAGE_FAULTS_MIN), SYM(PERF_COUNT_SW_PAGE_FAULTS_MAJ),
+	SYM(PERF_COUNT_SW_ALIGNMENT_FAULTS), SYM(PERF_COUNT_SW_EMULATION_FAULTS),
+	SYM(PERF_COUNT_SW_DUMMY), SYM(PERF_COUNT_SW_BPF_OUTPUT), SYM(PERF_COUNT_SW_CGROUP_SWITCHES),
+	{ 0, NULL },
+};
+
+static const struct sym perf_sample_bits[] = {
+	SYM(PERF_SAMPLE_IP), SYM(PERF_SAMPLE_TID), SYM(PERF_SAMPLE_TIME), SYM(PERF_SAMPLE_ADDR),
+	SYM(PERF_SAMPLE_READ), SYM(PERF_SAMPLE_CALLCHAIN), SYM(PERF_SAMPLE_ID), SYM(PERF_SAMPLE_CPU),
+	SYM(PERF_SAMPLE_PERIOD), SYM(PERF_SAMPLE_STREAM_ID), SYM(PERF_SAMPLE_RAW),
+	SYM(PERF_SAMPLE_BRANCH_STACK), SYM(PERF_SAMPLE_REGS_USER), SYM(PERF_SAMPLE_STACK_USER),
+	SYM(PERF_SAMPLE_WEIGHT), SYM(PERF_SAMPLE_DATA_SRC), SYM(PERF_SAMPLE_IDENTIFIER),
+	SYM(PERF_SAMPLE_TRANSACTION), SYM(PERF_SAMPLE_REGS_INTR), SYM(PERF_SAMPLE_PHYS_ADDR),
+	SYM(PERF_SAMPLE_AUX), SYM(PERF_SAMPLE_CGROUP), SYM(PERF_SAMPLE_DATA_PAGE_SIZE),
+	SYM(PERF_SAMPLE_CODE_PAGE_SIZE), SYM(PERF_SAMPLE_WEIGHT_STRUCT), { 0, NULL },
+};
+
+static const struct sym perf_read_format_bits[] = {
+	SYM(PERF_FORMAT_TOTAL_TIME_ENABLED), SYM(PERF_FORMAT_TOTAL_TIME_RUNNING), SYM(PERF_FORMAT_ID),
+	SYM(PERF_FORMAT_GROUP), SYM(PERF_FORMAT_LOST), { 0, NULL },
+};
+
+static const struct sym perf_branch_bits[] = {
+	SYM(PERF_SAMPLE_BRANCH_USER), SYM(PERF_SAMPLE_BRANCH_KERNEL), SYM(PERF_SAMPLE_BRANCH_HV),
+	SYM(PERF_SAMPLE_BRANCH_ANY), SYM(PERF_SAMPLE_BRANCH_ANY_CALL),
+	SYM(PERF_SAMPLE_BRANCH_ANY_RETURN), SYM(PERF_SAMPLE_BRANCH_IND_CALL),
+	SYM(PERF_SAMPLE_BRANCH_ABORT_TX), SYM(PERF_SAMPLE_BRANCH_IN_TX), SYM(PERF_SAMPLE_BRANCH_NO_TX),
+	SYM(PERF_SAMPLE_BRANCH_COND), SYM(PERF_SAMPLE_BRANCH_CALL_STACK),
+	SYM(PERF_SAMPLE_BRANCH_IND_JUMP), SYM(PERF_SAMPLE_BRANCH_CALL),
+	SYM(PERF_SAMPLE_BRANCH_NO_FLAGS), SYM(PERF_SAMPLE_BRANCH_NO_CYCLES),
+	SYM(PERF_SAMPLE_BRANCH_TYPE_SAVE), SYM(PERF_SAMPLE_BRANCH_HW_INDEX), { 0, NULL },
+};
+
+/* HW_BREAKPOINT_* of <linux/hw_breakpoint.h>, which not every libc ships */
+static const struct sym hw_breakpoint_types[] = {
+	{ 0, "HW_BREAKPOINT_EMPTY" }, { 1, "HW_BREAKPOINT_R" }, { 2, "HW_BREAKPOINT_W" },
+	{ 3, "HW_BREAKPOINT_RW" }, { 4, "HW_BREAKPOINT_X" }, { 0, NULL },
+};
+
+/*
+ * The one-bit fields (precise_ip: two bits) of the u64 after read_format, in
+ * declaration order, with their bit numbers (x86_64 and aarch64 are
+ * little-endian: the first declared is bit 0); bits 38..63 are __reserved_1.
+ */
+const struct dump_perf_attr_bit dump_perf_attr_bits[DUMP_PERF_ATTR_NR_BITS] = {
+	{ "disabled", 0, 1 }, { "inherit", 1, 1 }, { "pinned", 2, 1 }, { "exclusive", 3, 1 },
+	{ "exclude_user", 4, 1 }, { "exclude_kernel", 5, 1 }, { "exclude_hv", 6, 1 },
+	{ "exclude_idle", 7, 1 }, { "mmap", 8, 1 }, { "comm", 9, 1 }, { "freq", 10, 1 },
+	{ "inherit_stat", 11, 1 }, { "enable_on_exec", 12, 1 }, { "task", 13, 1 },
+	{ "watermark", 14, 1 }, { "precise_ip", 15, 2 }, { "mmap_data", 17, 1 },
+	{ "sample_id_all", 18, 1 }, { "exclude_host", 19, 1 }, { "exclude_guest", 20, 1 },
+	{ "exclude_callchain_kernel", 21, 1 }, { "exclude_callchain_user", 22, 1 },
+	{ "mmap2", 23, 1 }, { "comm_exec", 24, 1 }, { "use_clockid", 25, 1 },
+	{ "context_switch", 26, 1 }, { "write_backward", 27, 1 }, { "namespaces", 28, 1 },
+	{ "ksymbol", 29, 1 }, { "bpf_event", 30, 1 }, { "aux_output", 31, 1 }, { "cgroup", 32, 1 },
+	{ "text_poke", 33, 1 }, { "build_id", 34, 1 }, { "inherit_thread", 35, 1 },
+	{ "remove_on_exec", 36, 1 }, { "sigtrap", 37, 1 },
+};
+#define BITS_RESERVED_SHIFT 38
+#define BIT_FREQ 10
+#define BIT_WATERMARK 14
+
+enum attr_fmt { F_U, F_X, F_D, F_ENUM, F_FLAGS, F_TYPE, F_CONFIG, F_BITS };
+
+/*
+ * A field of the attr.  Union members are chosen as the kernel reads them:
+ * sample_freq when freq is set, wakeup_watermark when watermark is, the
+ * breakpoint names for PERF_TYPE_BREAKPOINT (alt_name), the config names
+ * otherwise.
+ */
+struct attr_field {
+	const char *name, *alt_name;
+	uint16_t offset, size;
+	enum attr_fmt fmt;
+	const struct sym *syms;
+	int alt_when;	/* ALT_*: when alt_name applies */
+};
+
+enum { ALT_NEVER, ALT_FREQ, ALT_WATERMARK, ALT_BREAKPOINT };
+
+static const struct attr_field attr_fields[] = {
+	{ "type", NULL, 0, 4, F_TYPE, perf_types, ALT_NEVER },
+	{ "size", NULL, 4, 4, F_U, NULL, ALT_NEVER },
+	{ "config", NULL, 8, 8, F_CONFIG, NULL, ALT_NEVER },
+	{ "sample_period", "sample_freq", 16, 8, F_U, NULL, ALT_FREQ },
+	{ "sample_type", NULL, 24, 8, F_FLAGS, perf_sample_bits, ALT_NEVER },
+	{ "read_format", NULL, 32, 8, F_FLAGS, perf_read_format_bits, ALT_NEVER },
+	{ "bits", NULL, 40, 8, F_BITS, NULL, ALT_NEVER },
+	{ "wakeup_events", "wakeup_watermark", 48, 4, F_U, NULL, ALT_WATERMARK },
+	{ "bp_type", NULL, 52, 4, F_ENUM, hw_breakpoint_types, ALT_NEVER },
+	{ "config1", "bp_addr", 56, 8, F_X, NULL, ALT_BREAKPOINT },
+	{ "config2", "bp_len", 64, 8, F_X, NULL, ALT_BREAKPOINT },
+	{ "branch_sample_type", NULL, 72, 8, F_FLAGS, perf_branch_bits, ALT_NEVER },
+	{ "sample_regs_user", NULL, 80, 8, F_X, NULL, ALT_NEVER },
+	{ "sample_stack_user", NULL, 88, 4, F_U, NULL, ALT_NEVER },
+	{ "clockid", NULL, 92, 4, F_D, NULL, ALT_NEVER },
+	{ "sample_regs_intr", NULL, 96, 8, F_X, NULL, ALT_NEVER },
+	{ "aux_watermark", NULL, 104, 4, F_U, NULL, ALT_NEVER },
+	{ "sample_max_stack", NULL, 108, 2, F_U, NULL, ALT_NEVER },
+	{ "__reserved_2", NULL, 110, 2, F_X, NULL, ALT_NEVER },
+	{ "aux_sample_size", NULL, 112, 4, F_U, NULL, ALT_NEVER },
+	{ "__reserved_3", NULL, 116, 4, F_X, NULL, ALT_NEVER },
+	{ "sig_data", NULL, 120, 8, F_X, NULL, ALT_NEVER },
+	{ "config3", NULL, 128, 8, F_X, NULL, ALT_NEVER },
+};
+
+#define CHECK_OFF(field, off) _Static_assert(offsetof(struct perf_event_attr, field) == (off), #field)
+CHECK_OFF(type, 0);
+CHECK_OFF(size, 4);
+CHECK_OFF(config, 8);
+CHECK_OFF(sample_period, 16);
+CHECK_OFF(sample_type, 24);
+CHECK_OFF(read_format, 32);
+CHECK_OFF(wakeup_events, 48);
+CHECK_OFF(bp_type, 52);
+CHECK_OFF(config1, 56);
+CHECK_OFF(config2, 64);
+CHECK_OFF(branch_sample_type, 72);
+CHECK_OFF(sample_regs_user, 80);
+CHECK_OFF(sample_stack_user, 88);
+CHECK_OFF(clockid, 92);
+CHECK_OFF(sample_regs_intr, 96);
+CHECK_OFF(aux_watermark, 104);
+CHECK_OFF(sample_max_stack, 108);
+CHECK_OFF(aux_sample_size, 112);
+CHECK_OFF(sig_data, 120);
+
+static uint64_t get_le(const uint8_t *p, unsigned int size)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static const char *sym_name(const struct sym *s, uint64_t v)
+{
+	for (; s && s->name; s++)
+		if (s->value == v)
+			return s->name;
+	return NULL;
+}
+
+/* "A|B|0x40" for the bits of v, "0" for none (the JSON flags convention). */
+static void flags_string(const struct sym *s, uint64_t v, char *buf, size_t size)
+{
+	uint64_t left = v;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!v) {
+		snprintf(buf, size, "0");
+		return;
+	}
+	for (; s && s->name; s++) {
+		if (!s->value || (v & s->value) != s->value)
+			continue;
+		used += snprintf(buf + used, used < size ? size - used : 0, "%s%s", used ? "|" : "",
+				 s->name);
+		left &= ~s->value;
+	}
+	if (left)
+		snprintf(buf + (used < size ? used : size - 1), used < size ? size - used : 1,
+			 "%s%#" PRIx64, used ? "|" : "", left);
+}
+
+static const char *field_name(const struct attr_field *f, uint32_t type, uint64_t bits)
+{
+	switch (f->alt_when) {
+	case ALT_FREQ:
+		return bits >> BIT_FREQ & 1 ? f->alt_name : f->name;
+	case ALT_WATERMARK:
+		return bits >> BIT_WATERMARK & 1 ? f->alt_name : f->name;
+	case ALT_BREAKPOINT:
+		return type == PERF_TYPE_BREAKPOINT ? f->alt_name : f->name;
+	}
+	return f->name;
+}
+
+/* The name of a config value, for the types whose configs have names. */
+static const char *config_name(uint32_t type, uint64_t config)
+{
+	if (type == PERF_TYPE_HARDWARE)
+		return sym_name(perf_hw_ids, config);
+	if (type == PERF_TYPE_SOFTWARE)
+		return sym_name(perf_sw_ids, config);
+	return NULL;
+}
+
+/*
+ * Every field of the attr within the bytes captured and within the size it
+ * declares (0 means PERF_ATTR_SIZE_VER0, as the kernel reads it), as JSON
+ * "fields" (keyed by the C names; each flag bit its own key, 0 or 1, as in
+ * the struct) or as text lines.
+ */
+void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len, const char *indent)
+{
+	const uint8_t *p = data;
+	uint32_t type, declared;
+	uint64_t bits = 0;
+	size_t limit, i;
+	char buf[512];
+
+	if (len < 8)
+		return;
+	type = (uint32_t)get_le(p, 4);
+	declared = (uint32_t)get_le(p + 4, 4);
+	limit = declared ? declared : PERF_ATTR_SIZE_VER0;
+	if (limit > len)
+		limit = len;
+	if (limit >= 48)
+		bits = get_le(p + 40, 8);
+	if (j)
+		json_obj_begin(j, "fields");
+	for (i = 0; i < sizeof(attr_fields) / sizeof(attr_fields[0]); i++) {
+		const struct attr_field *f = &attr_fields[i];
+		const char *name = field_name(f, type, bits), *sym = NULL;
+		uint64_t v;
+
+		if (f->offset + f->size > limit)
+			break;
+		v = get_le(p + f->offset, f->size);
+		if (f->name[0] == '_' && !v)
+			continue;	/* reserved and zero */
+		if (!strcmp(f->name, "bp_type") && type != PERF_TYPE_BREAKPOINT && !v)
+			continue;	/* bp_type means nothing for other types */
+		switch (f->fmt) {
+		case F_BITS: {
+			size_t used = 0, b;
+
+			buf[0] = '\0';
+			for (b = 0; b < DUMP_PERF_ATTR_NR_BITS; b++) {
+				const struct dump_perf_attr_bit *fb = &dump_perf_attr_bits[b];
+				uint64_t bv = v >> fb->bit & ((1u << fb->width) - 1);
+
+				if (j)
+					json_u64(j, fb->name, bv);
+				else if (bv && used < sizeof(buf))
+					used += snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? "|" : "",
+							 fb->name);
+				if (!j && bv && fb->width > 1 && used < sizeof(buf))
+					used += snprintf(buf + used, sizeof(buf) - used, "=%" PRIu64, bv);
+			}
+			if (v >> BITS_RESERVED_SHIFT) {
+				if (j)
+					json_u64(j, "__reserved_1", v >> BITS_RESERVED_SHIFT);
+				else if (used < sizeof(buf))
+					snprintf(buf + used, sizeof(buf) - used, "%s__reserved_1=%#" PRIx64,
+						 used ? "|" : "", v >> BITS_RESERVED_SHIFT);
+			}
+			if (!j && v)
+				fprintf(text, "%sbits: %s (%#" PRIx64 ")\n", indent, buf, v);
+			else if (!j)
+				fprintf(text, "%sbits: 0\n", indent);
+			continue;
+		}
+		case F_FLAGS:
+			flags_string(f->syms, v, buf, sizeof(buf));
+			if (j)
+				json_str(j, name, buf);
+			else
+				fprintf(text, "%s%s: %s\n", indent, name, buf);
+			continue;
+		case F_TYPE:
+		case F_ENUM:
+			sym = sym_name(f->syms, v);
+			break;
+		case F_CONFIG:
+			sym = config_name(type, v);
+			break;
+		case F_D:
+			if (j)
+				json_i64(j, name, (int32_t)v);
+			else
+				fprintf(text, "%s%s: %d\n", indent, name, (int32_t)v);
+			continue;
+		default:
+			break;
+		}
+		if (j) {
+			if (sym)
+				json_str(j, name, sym);
+			else
+				json_u64(j, name, v);
+		} else if (sym) {
+			fprintf(text, "%s%s: %s (%" PRIu64 ")\n", indent, name, sym, v);
+		} else if (f->fmt == F_X) {
+			fprintf(text, "%s%s: %#" PRIx64 "\n", indent, name, v);
+		} else {
+			fprintf(text, "%s%s: %" PRIu64 "\n", indent, name, v);
+		}
+	}
+	if (limit < len && !j)
+		fprintf(text, "%s(%zu bytes past the declared size)\n", indent, len - limit);
+	if (j)
+		json_obj_end(j);
+}
+
+/* --- syscall parameters --------------------------------------------------------------- */
+
+enum param_kind {
+	P_FD,		/* an fd: signed decimal */
+	P_DIRFD,	/* an fd or AT_FDCWD */
+	P_INT,		/* signed int, decimal */
+	P_UINT,		/* unsigned int, decimal */
+	P_ULONG,	/* unsigned long, decimal */
+	P_PTR,		/* an address, hex */
+	P_PERF_FLAGS,	/* PERF_FLAG_* */
+	P_OPEN_FLAGS,	/* O_* (arch-dependent bits) */
+	P_MODE,		/* octal */
+	P_FCNTL_CMD,	/* F_* */
+	P_FD_FLAGS,	/* FD_CLOEXEC (fcntl F_SETFD's argument) */
+	P_O_CLOEXEC,	/* 0 or O_CLOEXEC (dup3) */
+	P_CLOSE_RANGE_FLAGS,
+	P_IOCTL_REQ,	/* PERF_EVENT_IOC_* */
+	P_HEX,		/* anything else: hex */
+};
+
+struct param {
+	const char *name;
+	enum param_kind kind;
+};
+
+struct sys_desc {
+	const char *name;
+	unsigned int nr;
+	struct param params[6];
+};
+
+/* The calls the recorder keeps (recorder/record_filter.c), as the kernel declares them. */
+static const struct sys_desc sys_descs[] = {
+	{ "close", 1, { { "fd", P_FD } } },
+	{ "close_range", 3, { { "fd", P_UINT }, { "max_fd", P_UINT }, { "flags", P_CLOSE_RANGE_FLAGS } } },
+	{ "dup", 1, { { "fildes", P_FD } } },
+	{ "dup2", 2, { { "oldfd", P_FD }, { "newfd", P_FD } } },
+	{ "dup3", 3, { { "oldfd", P_FD }, { "newfd", P_FD }, { "flags", P_O_CLOEXEC } } },
+	{ "fcntl", 3, { { "fd", P_FD }, { "cmd", P_FCNTL_CMD }, { "arg", P_HEX } } },
+	{ "perf_event_open", 5, { { "attr", P_PTR }, { "pid", P_INT }, { "cpu", P_INT },
+				  { "group_fd", P_FD }, { "flags", P_PERF_FLAGS } } },
+	{ "ioctl", 3, { { "fd", P_FD }, { "cmd", P_IOCTL_REQ }, { "arg", P_HEX } } },
+	{ "open", 3, { { "filename", P_PTR }, { "flags", P_OPEN_FLAGS }, { "mode", P_MODE } } },
+	{ "openat", 4, { { "dfd", P_DIRFD }, { "filename", P_PTR }, { "flags", P_OPEN_FLAGS },
+			 { "mode", P_MODE } } },
+	{ "openat2", 4, { { "dfd", P_DIRFD }, { "filename", P_PTR }, { "how", P_PTR },
+			  { "usize", P_ULONG } } },
+	{ "pidfd_getfd", 3, { { "pidfd", P_FD }, { "fd", P_FD }, { "flags", P_UINT } } },
+};
+
+static const struct sym perf_open_flags[] = {
+	SYM(PERF_FLAG_FD_NO_GROUP), SYM(PERF_FLAG_FD_OUTPUT), SYM(PERF_FLAG_PID_CGROUP),
+	SYM(PERF_FLAG_FD_CLOEXEC), { 0, NULL },
+};
+
+static const struct sym fcntl_cmds[] = {
+	{ 0, "F_DUPFD" }, { 1, "F_GETFD" }, { 2, "F_SETFD" }, { 3, "F_GETFL" }, { 4, "F_SETFL" },
+	{ 1030, "F_DUPFD_CLOEXEC" }, { 0, NULL },
+};
+
+static const struct sym fd_flags[] = { { 1, "FD_CLOEXEC" }, { 0, NULL } };
+static const struct sym o_cloexec[] = { { 02000000, "O_CLOEXEC" }, { 0, NULL } };
+static const struct sym close_range_flags[] = {
+	{ 1u << 1, "CLOSE_RANGE_UNSHARE" }, { 1u << 2, "CLOSE_RANGE_CLOEXEC" }, { 0, NULL },
+};
+
+static const struct sym perf_ioctls[] = {
+	SYM(PERF_EVENT_IOC_ENABLE), SYM(PERF_EVENT_IOC_DISABLE), SYM(PERF_EVENT_IOC_REFRESH),
+	SYM(PERF_EVENT_IOC_RESET), SYM(PERF_EVENT_IOC_PERIOD), SYM(PERF_EVENT_IOC_SET_OUTPUT),
+	SYM(PERF_EVENT_IOC_SET_FILTER), SYM(PERF_EVENT_IOC_ID), SYM(PERF_EVENT_IOC_SET_BPF),
+	SYM(PERF_EVENT_IOC_PAUSE_OUTPUT), SYM(PERF_EVENT_IOC_QUERY_BPF),
+	SYM(PERF_EVENT_IOC_MODIFY_ATTRIBUTES), { 0, NULL },
+};
+
+/* The O_* bits both architectures share (asm-generic values). */
+static const struct sym open_flags_common[] = {
+	{ 01, "O_WRONLY" }, { 02, "O_RDWR" }, { 0100, "O_CREAT" }, { 0200, "O_EXCL" },
+	{ 0400, "O_NOCTTY" }, { 01000, "O_TRUNC" }, { 02000, "O_APPEND" }, { 04000, "O_NONBLOCK" },
+	{ 010000, "O_DSYNC" }, { 020000, "O_ASYNC" }, { 01000000, "O_NOATIME" },
+	{ 02000000, "O_CLOEXEC" }, { 04000000, "__O_SYNC" }, { 010000000, "O_PATH" },
+	{ 020000000, "__O_TMPFILE" }, { 0, NULL },
+};
+
+/* The four bits x86_64 (asm-generic) and aarch64 place differently. */
+static const struct sym open_flags_x86_64[] = {
+	{ 040000, "O_DIRECT" }, { 0100000, "O_LARGEFILE" }, { 0200000, "O_DIRECTORY" },
+	{ 0400000, "O_NOFOLLOW" }, { 0, NULL },
+};
+
+static const struct sym open_flags_aarch64[] = {
+	{ 040000, "O_DIRECTORY" }, { 0100000, "O_NOFOLLOW" }, { 0200000, "O_DIRECT" },
+	{ 0400000, "O_LARGEFILE" }, { 0, NULL },
+};
+
+static const struct sys_desc *sys_desc_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sys_descs) / sizeof(sys_descs[0]); i++)
+		if (!strcmp(sys_descs[i].name, name))
+			return &sys_descs[i];
+	return NULL;
+}
+
+/* O_RDONLY when no access bit is set, then the other bits by name. */
+static void open_flags_string(uint64_t v, uint32_t e_machine, char *buf, size_t size)
+{
+	const struct sym *arch = e_machine == EM_AARCH64_NR ? open_flags_aarch64 :
+				 e_machine == EM_X86_64_NR ? open_flags_x86_64 : NULL;
+	uint64_t left = v;
+	size_t used;
+	int pass;
+
+	used = snprintf(buf, size, "%s", (v & 3) ? "" : "O_RDONLY");
+	for (pass = 0; pass < 2; pass++) {
+		const struct sym *s = pass ? arch : open_flags_common;
+
+		for (; s && s->name; s++) {
+			if ((v & s->value) != s->value)
+				continue;
+			used += snprintf(buf + used, used < size ? size - used : 0, "%s%s", used ? "|" : "",
+					 s->name);
+			left &= ~s->value;
+		}
+	}
+	if (left && used < size)
+		snprintf(buf + used, size - used, "%s%#" PRIo64, used ? "|" : "", left);
+}
+
+/*
+ * One parameter's value: *is_num says whether it is a number (json: i64 when
+ * signed, else u64) or the string in buf.
+ */
+static void param_value(const struct param *p, uint64_t raw, uint32_t e_machine, char *buf, size_t size,
+			bool *is_num, bool *is_signed)
+{
+	const char *name;
+
+	*is_num = false;
+	*is_signed = false;
+	switch (p->kind) {
+	case P_DIRFD:
+		if ((int32_t)raw == -100) {
+			snprintf(buf, size, "AT_FDCWD");
+			return;
+		}
+		/* fall through */
+	case P_FD:
+	case P_INT:
+		*is_num = *is_signed = true;
+		snprintf(buf, size, "%d", (int32_t)raw);
+		return;
+	case P_UINT:
+		*is_num = true;
+		snprintf(buf, size, "%u", (uint32_t)raw);
+		return;
+	case P_ULONG:
+		*is_num = true;
+		snprintf(buf, size, "%" PRIu64, raw);
+		return;
+	case P_PTR:
+		*is_num = true;
+		snprintf(buf, size, "%#" PRIx64, raw);
+		return;
+	case P_PERF_FLAGS:
+		flags_string(perf_open_flags, raw, buf, size);
+		return;
+	case P_OPEN_FLAGS:
+		open_flags_string((uint32_t)raw, e_machine, buf, size);
+		return;
+	case P_MODE:
+		snprintf(buf, size, "%#" PRIo64, (uint64_t)(uint32_t)raw);
+		return;
+	case P_FCNTL_CMD:
+		name = sym_name(fcntl_cmds, (uint32_t)raw);
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "%u", (uint32_t)raw);
+		return;
+	case P_FD_FLAGS:
+		flags_string(fd_flags, raw, buf, size);
+		return;
+	case P_O_CLOEXEC:
+		flags_string(o_cloexec, (uint32_t)raw, buf, size);
+		return;
+	case P_CLOSE_RANGE_FLAGS:
+		flags_string(close_range_flags, (uint32_t)raw, buf, size);
+		return;
+	case P_IOCTL_REQ:
+		/* the kernel takes an unsigned int; the filter compares the low 32 bits */
+		name = sym_name(perf_ioctls, (uint32_t)raw);
+		if (name)
+			snprintf(buf, size, "%s", name);
+		else
+			snprintf(buf, size, "%#x", (uint32_t)raw);
+		return;
+	case P_HEX:
+		*is_num = true;
+		snprintf(buf, size, "%#" PRIx64, raw);
+		return;
+	}
+}
+
+/* fcntl's third argument: FD_CLOEXEC for F_SETFD, an fd number for F_DUPFD*, else hex. */
+static struct param fcntl_arg(uint64_t cmd)
+{
+	switch ((uint32_t)cmd) {
+	case 2:	/* F_SETFD */
+		return (struct param){ "arg", P_FD_FLAGS };
+	case 0:	/* F_DUPFD */
+	case 1030:	/* F_DUPFD_CLOEXEC */
+		return (struct param){ "arg", P_INT };
+	}
+	return (struct param){ "arg", P_HEX };
+}
+
+unsigned int dump_sys_nr_args(const char *name)
+{
+	const struct sys_desc *sd = sys_desc_of(name);
+
+	return sd ? sd->nr : 6;
+}
+
+void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_machine, const uint64_t args[6])
+{
+	const struct sys_desc *sd = sys_desc_of(name);
+	unsigned int i;
+	char buf[256];
+
+	if (!sd) {
+		/* a call this table does not know: its six raw arguments */
+		for (i = 0; i < 6 && text; i++)
+			fprintf(text, "%s%#" PRIx64, i ? ", " : "", args[i]);
+		return;
+	}
+	if (j)
+		json_obj_begin(j, "params");
+	for (i = 0; i < sd->nr; i++) {
+		struct param p = sd->params[i];
+		bool is_num, is_signed;
+
+		if (!strcmp(sd->name, "fcntl") && i == 2)
+			p = fcntl_arg(args[1]);
+		param_value(&p, args[i], e_machine, buf, sizeof(buf), &is_num, &is_signed);
+		if (!j) {
+			fprintf(text, "%s%s=%s", i ? ", " : "", p.name, buf);
+		} else if (!is_num) {
+			json_str(j, p.name, buf);
+		} else if (is_signed) {
+			json_i64(j, p.name, (int32_t)args[i]);
+		} else if (p.kind == P_UINT) {
+			json_u64(j, p.name, (uint32_t)args[i]);
+		} else {
+			json_u64(j, p.name, args[i]);
+		}
+	}
+	if (j)
+		json_obj_end(j);
+}
