@@ -59,6 +59,11 @@ check_identities() {
 # the errno name; the fields are those strace decodes reliably, where the call
 # has them (a field beyond the attr_size the call passed is absent on both
 # sides). Flags are sorted, numbers in decimal, strings without quotes.
+# perf_event_open: the perf_event_attr fields `strace -v` prints (bpfrr dump
+# --json decodes the captured attr into the same C names), then its pid, cpu,
+# group_fd and flags arguments as arg_pid=... (pid: -1, 0 or "task"; group_fd:
+# -1 or "fd", as numbers differ between runs); the kprobe/uprobe PMU's config1
+# is a pointer to the function name or path, compared as "ptr" (0 or not).
 AGREE_FIELDS_AWK='
 function sort_flags(v,    n, a, i, j, t, out) {
 	n = split(v, a, "|")
@@ -85,7 +90,79 @@ function fields_of(call) {
 		return "btf_size"
 	if (call == "BPF_LINK_CREATE")
 		return "attach_type"
+	if (call == "perf_event_open")
+		return "type size config sample_period sample_freq sample_type read_format " \
+			"disabled inherit pinned exclusive exclude_user exclude_kernel exclude_hv " \
+			"exclude_idle mmap comm freq inherit_stat enable_on_exec task watermark " \
+			"precise_ip mmap_data sample_id_all exclude_host exclude_guest " \
+			"exclude_callchain_kernel exclude_callchain_user mmap2 comm_exec use_clockid " \
+			"context_switch write_backward namespaces ksymbol bpf_event aux_output cgroup " \
+			"text_poke build_id wakeup_events wakeup_watermark bp_type bp_addr config1 " \
+			"bp_len config2 branch_sample_type sample_regs_user sample_stack_user clockid " \
+			"sample_regs_intr aux_watermark sample_max_stack aux_sample_size"
 	return ""
+}
+# hex_to_dec("0x1f"): the decimal digits, exactly (awk numbers are doubles)
+function hex_to_dec(h,    d, n, i, j, c, carry, out) {
+	h = tolower(substr(h, 3))
+	n = 1; d[1] = 0
+	for (i = 1; i <= length(h); i++) {
+		carry = index("0123456789abcdef", substr(h, i, 1)) - 1
+		for (j = 1; j <= n; j++) {
+			c = d[j] * 16 + carry
+			d[j] = c % 10
+			carry = int(c / 10)
+		}
+		while (carry) {
+			d[++n] = carry % 10
+			carry = int(carry / 10)
+		}
+	}
+	out = ""
+	for (j = n; j >= 1; j--)
+		out = out d[j]
+	return out
+}
+# perf_value(name, value, type): a perf_event_attr value in the common form
+function perf_value(name, v, type,    nc, cn, ci) {
+	sub(/ \/\*.*\*\/$/, "", v)
+	if (v ~ /^0x[0-9a-fA-F]+$/)
+		v = hex_to_dec(v)
+	if (name == "size" && v ~ /^PERF_ATTR_SIZE_VER[0-9]$/)
+		v = substr("64 72 80 96 104112120128136", 3 * substr(v, 19) + 1, 3) + 0
+	if (name == "clockid" && v ~ /^CLOCK_/) {
+		nc = split("CLOCK_REALTIME CLOCK_MONOTONIC CLOCK_PROCESS_CPUTIME_ID CLOCK_THREAD_CPUTIME_ID " \
+			   "CLOCK_MONOTONIC_RAW CLOCK_REALTIME_COARSE CLOCK_MONOTONIC_COARSE CLOCK_BOOTTIME " \
+			   "CLOCK_REALTIME_ALARM CLOCK_BOOTTIME_ALARM", cn, " ")
+		for (ci = 1; ci <= nc; ci++)
+			if (cn[ci] == v)
+				v = ci - 1
+	}
+	# the kprobe/uprobe PMUs (dynamic types): config1 points to a name
+	if (name == "config1" && type !~ /^PERF_TYPE_/ && type != 5)
+		v = v == "0" ? "0" : "ptr"
+	return sort_flags(v)
+}
+# perf_shown(name, got, type): whether strace prints that attr field, given
+# the fields before it (got) and the type; bpfrr dump shows every field
+function perf_shown(name, got, type) {
+	if (name == "branch_sample_type")
+		return got["sample_type"] ~ /PERF_SAMPLE_BRANCH_STACK/
+	if (name == "sample_stack_user")
+		return got["sample_type"] ~ /PERF_SAMPLE_STACK_USER/
+	if (name == "clockid")
+		return got["use_clockid"] == 1
+	if (name == "bp_type")
+		return type == "PERF_TYPE_BREAKPOINT"
+	return 1
+}
+# perf_args(pid, cpu, group_fd, flags): the arguments after the attr
+function perf_args(pid, cpu, gfd, flags) {
+	if (pid + 0 > 0)
+		pid = "task"
+	if (gfd + 0 >= 0)
+		gfd = "fd"
+	return " arg_pid=" pid " arg_cpu=" cpu " arg_group_fd=" gfd " arg_flags=" sort_flags(flags)
 }
 '
 
@@ -124,6 +201,35 @@ strace_calls() {
 			err = tail; sub(/^[^ ]* /, "", err); sub(/ .*/, "", err)
 		}
 		out = call " " result(ret + 0, err)
+		if (call == "perf_event_open") {
+			# perf_event_open({FIELDS}, pid, cpu, group_fd, flags) = ...
+			st = substr(line, index(line, "{") + 1)
+			rest = substr(st, index(st, "}") + 1)
+			st = substr(st, 1, index(st, "}") - 1)
+			sub(/\) = .*/, "", rest)
+			sub(/^, /, "", rest)
+			split(rest, a, ", ")
+			split(st, kv, ", ")
+			split("", pv)
+			for (k in kv) {
+				e = index(kv[k], "=")
+				if (e)
+					pv[substr(kv[k], 1, e - 1)] = substr(kv[k], e + 1)
+			}
+			type = pv["type"]; sub(/ \/\*.*/, "", type)
+			if (type ~ /^0x/)
+				type = hex_to_dec(type)
+			n = split(fields_of(call), want, " ")
+			split("", got)
+			for (i = 1; i <= n; i++) {
+				if (!(want[i] in pv) || !perf_shown(want[i], got, type))
+					continue
+				got[want[i]] = perf_value(want[i], pv[want[i]], type)
+				out = out " " want[i] "=" got[want[i]]
+			}
+			print out perf_args(a[1], a[2], a[3], a[4])
+			next
+		}
 		n = split(fields_of(call), want, " ")
 		for (i = 1; i <= n; i++) {
 			if (!match(line, "[{ ]" want[i] "=[^,}]*"))
@@ -169,6 +275,47 @@ dump_calls() {
 			next
 		}
 		out = call " " result(ret + 0, err == "null" ? "" : err)
+		if (call == "perf_event_open") {
+			f = ""
+			if ((a = index($0, "\"path\":\"perf_event_attr\"")) > 0 &&
+			    (e = index(substr($0, a), "\"fields\":{")) > 0) {
+				f = substr($0, a + e - 1 + 10)
+				f = substr(f, 1, index(f, "}") - 1)
+			}
+			type = ""
+			if (match(f, "\"type\":(\"[^\"]*\"|[0-9]+)")) {
+				type = substr(f, RSTART + 7, RLENGTH - 7)
+				gsub(/"/, "", type)
+			}
+			n = split(fields_of(call), want, " ")
+			split("", got)
+			for (i = 1; i <= n; i++) {
+				if (!match(f, "(^|,)\"" want[i] "\":(\"[^\"]*\"|-?[0-9]+)") ||
+				    !perf_shown(want[i], got, type))
+					continue
+				v = substr(f, RSTART, RLENGTH)
+				sub(/^,/, "", v)
+				v = substr(v, length(want[i]) + 4)
+				gsub(/"/, "", v)
+				got[want[i]] = perf_value(want[i], v, type)
+				out = out " " want[i] "=" got[want[i]]
+			}
+			p = ""
+			if ((a = index($0, "\"params\":{")) > 0) {
+				p = substr($0, a + 10)
+				p = substr(p, 1, index(p, "}") - 1)
+			}
+			split("pid cpu group_fd flags", pn, " ")
+			for (i = 1; i <= 4; i++) {
+				pval[i] = ""
+				if (match(p, "\"" pn[i] "\":(\"[^\"]*\"|-?[0-9]+)")) {
+					pval[i] = substr(p, RSTART + length(pn[i]) + 3, RLENGTH - length(pn[i]) - 3)
+					gsub(/"/, "", pval[i])
+				}
+			}
+			print out perf_args(pval[1], pval[2], pval[3], pval[4])
+			next
+		}
 		# the attr object, before the keys that repeat its field names
 		attr = ""
 		if ((a = index($0, "\"attr\":{")) > 0) {

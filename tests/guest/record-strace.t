@@ -2,11 +2,14 @@
 # Issue 3's agreement test: each third-party loader (Debian's libbpf-tools
 # opensnoop, execsnoop, runqlat, biolatency, and bpftool prog loadall on a
 # fixture object) is recorded with `bpfrr record`, then run again under
-# Debian's `strace -f -e trace=bpf,perf_event_open` in the same guest, and the
-# two must agree call by call, in order: the same bpf() command (or
+# Debian's `strace -f -v -e trace=bpf,perf_event_open` in the same guest, and
+# the two must agree call by call, in order: the same bpf() command (or
 # perf_event_open), the same result (0, an fd, or the same errno; fd numbers
 # are not compared), and the same values of the attr fields strace decodes
-# reliably (see strace_calls/dump_calls in record-lib.sh). Libbpf's feature
+# reliably (see strace_calls/dump_calls in record-lib.sh); for
+# perf_event_open every perf_event_attr field strace prints (-v: unabbreviated;
+# type, size, config, sample_type, the flag bits, ...) against the attr bpfrr
+# captured, and the pid/cpu/group_fd/flags arguments. Libbpf's feature
 # probes and the loaders' setup are deterministic on one kernel, so the two
 # runs make the same calls; the loaders make no bpf() call while they wait
 # for events (execsnoop's SIGINT comes after its setup, in both runs).
@@ -51,11 +54,11 @@ agree() {
 		return
 	fi
 	mkdir -p "$pins" 2>/dev/null
-	strace -f -qq -e trace=bpf,perf_event_open -o "$name.st" "$@" >"$name.st.out" 2>&1
+	strace -f -qq -v -e trace=bpf,perf_event_open -o "$name.st" "$@" >"$name.st.out" 2>&1
 	rc=$?
 	rm -rf "$pins"
 	if [ "$rc" != 0 ]; then
-		fail "$name: strace -f -e trace=bpf,perf_event_open $* exited $rc: $(tail -3 "$name.st.out")"
+		fail "$name: strace -f -v -e trace=bpf,perf_event_open $* exited $rc: $(tail -3 "$name.st.out")"
 		return
 	fi
 	strace_calls "$name.st" >"$name.st.calls"
@@ -71,6 +74,14 @@ agree() {
 			"$name.$side.calls" ||
 			fail "$name: no successful BPF_MAP_CREATE with its fields in $name.$side.calls"
 	done
+	# a perf_event_open whose attr or arguments were not found would agree
+	# with an equally empty one
+	for side in st rec; do
+		if grep '^perf_event_open ' "$name.$side.calls" | grep -v ' never_returned' |
+			grep -qv ' type=[^ ]* size=[0-9]* config=[^ ]* .* arg_flags='; then
+			fail "$name: a perf_event_open without its decoded attr or arguments in $name.$side.calls"
+		fi
+	done
 	if grep -q '^unparsed' "$name.st.calls"; then
 		fail "$name: strace lines the test could not read:"
 		grep '^unparsed' "$name.st.calls" | head -5
@@ -79,14 +90,17 @@ agree() {
 	counts=$(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$name.rec.calls" |
 		sort | tr '\n' ' ')
 	values=$(awk '{ n += NF - 2 } END { print n + 0 }' "$name.rec.calls")
+	perf=$(awk '$1 == "perf_event_open" { c++; n += NF - 2 } END { printf "%d perf_event_open (%d attr fields and args)", c, n }' \
+		"$name.rec.calls")
 	if cmp -s "$name.st.calls" "$name.rec.calls"; then
-		pass "$name: $(wc -l <"$name.rec.calls") calls and $values attr values agree with strace: $counts"
+		pass "$name: $(wc -l <"$name.rec.calls") calls and $values values agree with strace, of which $perf: $counts"
 		return
 	fi
 	without_late_reads "$name.st.calls" >"$name.st.setup"
 	without_late_reads "$name.rec.calls" >"$name.rec.setup"
 	if cmp -s "$name.st.setup" "$name.rec.setup"; then
-		pass "$name: $(wc -l <"$name.rec.setup") calls agree with strace; the map reads at the end differ (timing): recorded $counts"
+		values=$(awk '{ n += NF - 2 } END { print n + 0 }' "$name.rec.setup")
+		pass "$name: $(wc -l <"$name.rec.setup") calls and $values values agree with strace, of which $perf; the map reads at the end differ (timing): recorded $counts"
 		return
 	fi
 	fail "$name: the recorded calls differ from strace's (--- strace, +++ recorded):"
