@@ -26,6 +26,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bpfrr replay [OPTIONS] BUNDLE [-- CMD [ARGS...]]\n"
+		"       bpfrr replay --caps [--assume-caps NAME]\n"
 		"\n"
 		"Replays a translated load (bpfrr translate) in the running kernel: calls that the\n"
 		"kernel's syscall programs can make run inside loader programs, the others in user\n"
@@ -38,8 +39,9 @@ static void usage(FILE *out)
 		"                       a mismatch\n"
 		"  --keep-order         make the calls in recorded order (no regrouping)\n"
 		"  --plan               print the plan and the generated loaders, then stop\n"
-		"  --assume-caps NAME   with --plan: plan for a named kernel (%s)\n"
+		"  --assume-caps NAME   with --plan or --caps: a named kernel (%s)\n"
 		"                       instead of probing this one (no bpf() at all)\n"
+		"  --caps               print what this kernel's syscall programs can do, then stop\n"
 		"  -v, --verbose        print the kernel's capabilities, the plan, the loaders, steps\n"
 		"  -h, --help\n"
 		"\n"
@@ -182,7 +184,7 @@ static int run_command(char **argv)
 
 int bpfrr_replay_main(int argc, char **argv)
 {
-	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME };
+	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS };
 	static const struct option options[] = {
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "hold", no_argument, NULL, OPT_HOLD },
@@ -190,12 +192,13 @@ int bpfrr_replay_main(int argc, char **argv)
 		{ "keep-order", no_argument, NULL, OPT_KEEP_ORDER },
 		{ "plan", no_argument, NULL, OPT_PLAN },
 		{ "assume-caps", required_argument, NULL, OPT_ASSUME },
+		{ "caps", no_argument, NULL, OPT_CAPS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pin_dir = NULL, *assume = NULL;
-	bool do_hold = false, do_verify = false, do_plan = false;
+	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false;
 	struct bpfrr_replay_opts o = { 0 };
 	struct bpfrr_caps caps;
 	struct bpfrr_replay r;
@@ -212,10 +215,29 @@ int bpfrr_replay_main(int argc, char **argv)
 		case OPT_KEEP_ORDER: o.flags |= BPFRR_REPLAY_KEEP_ORDER; break;
 		case OPT_PLAN: do_plan = true; break;
 		case OPT_ASSUME: assume = optarg; break;
+		case OPT_CAPS: do_caps = true; break;
 		case 'v': o.verbose = stdout; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return BPFRR_EXIT_USAGE;
 		}
+	}
+	if (do_caps) {
+		if (optind < argc || do_plan || do_hold || pin_dir || do_verify) {
+			fprintf(stderr, "bpfrr replay: --caps takes no bundle and no other option than --assume-caps\n");
+			return BPFRR_EXIT_USAGE;
+		}
+		if (assume) {
+			if (bpfrr_caps_assume(&caps, assume)) {
+				fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume,
+					BPFRR_CAPS_ASSUME_NAMES);
+				return BPFRR_EXIT_USAGE;
+			}
+		} else if (bpfrr_caps_probe(&caps, err, sizeof(err))) {
+			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
+			return BPFRR_EXIT_FAILURE;
+		}
+		bpfrr_caps_print(&caps, stdout);
+		return 0;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "bpfrr replay: no bundle given (see --help)\n");
@@ -235,7 +257,7 @@ int bpfrr_replay_main(int argc, char **argv)
 		return BPFRR_EXIT_USAGE;
 	}
 	if (assume && !do_plan) {
-		fprintf(stderr, "bpfrr replay: --assume-caps only goes with --plan: a real replay probes\n");
+		fprintf(stderr, "bpfrr replay: --assume-caps only goes with --plan or --caps: a real replay probes\n");
 		return BPFRR_EXIT_USAGE;
 	}
 	if (do_plan && (do_hold || cmd || pin_dir || do_verify)) {
