@@ -24,8 +24,9 @@
  * field, copy fds from ctx slots into the attr/buffers (ld_imm64 imms
  * included: the instructions stay as recorded, BPF_PSEUDO_MAP_FD and all,
  * so the kernel computes the recorded prog tag), call bpf_sys_bpf(cmd,
- * attr, attr_size), on error jump to the cleanup, store a returned fd in
- * its slot.  The cleanup records the errno and seq of the failing call in
+ * attr, attr_size) (for perf_event_open the kfunc bpf_perf_event_open(attr,
+ * attr_size, pid, cpu, flags) of the patched kernel, caps.h), on error
+ * jump to the cleanup, store a returned fd in its slot.  The cleanup records the errno and seq of the failing call in
  * the ctx, closes every fd this loader made (bpf_sys_close) and returns
  * the -errno.  Success returns 0.
  *

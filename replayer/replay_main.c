@@ -25,7 +25,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: bpfrr replay [OPTIONS] BUNDLE [-- CMD [ARGS...]]\n"
+		"usage: bpfrr replay [OPTIONS] BUNDLE|TRACE [-- CMD [ARGS...]]\n"
 		"       bpfrr replay --caps [--assume-caps NAME]\n"
 		"\n"
 		"Replays a translated load (bpfrr translate) in the running kernel: calls that the\n"
