@@ -8,7 +8,8 @@
 #    program the kernel has now (the original exited: these are the replay's);
 #  - every replayed link's program runs when its events happen (BPF stats on;
 #    openat, getpid and getppid calls made here), or at least MIN_RAN of them
-#    when some events cannot be made from a shell (open(2): libc uses openat).
+#    when some events cannot be made from a shell (open(2): libc uses openat);
+#    MIN_RAN "none": the load has no links.
 # Prints "held: ..." lines; exits non-zero on a failed check.
 name=$1 replay=$2 out=$3 min_ran=${4:-all}
 root=${BPFRR_ROOT:-/opt/bpfrr}
@@ -51,6 +52,11 @@ done
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
 nr=$(echo $ids | wc -w)
 [ "$min_ran" = all ] && min_ran=$nr
+if [ "$min_ran" = none ]; then
+	[ "$nr" -eq 0 ] || { echo "held: FAIL: $nr linked programs, none expected"; bad=1; }
+	echo "held: no links, as recorded"
+	exit $bad
+fi
 [ "$nr" -gt 0 ] || { echo "held: FAIL: no linked programs in the verify table"; bad=1; }
 [ "$ran" -ge "$min_ran" ] || { echo "held: FAIL: $ran of $nr linked programs ran, $min_ran expected"; bad=1; }
 echo "held: $ran of $nr linked programs ran"

@@ -9,8 +9,9 @@
 HELD=$(cd "$(dirname "$0")" && pwd)/translate-held.sh
 
 # translate_and_replay NAME OUT MIN_RAN CMD...: record CMD (its object lines
-# in OUT), translate, replay, check (MIN_RAN: see translate-held.sh; "all").
-# OUT may be empty (not a fixture loader).
+# in OUT), translate, replay, check (MIN_RAN: see translate-held.sh; "all",
+# or "none" for a load without links). OUT may be empty (not a fixture
+# loader). $tr_before_replay, if set, is eval'd between translation and replay.
 # (record_cmd sets trace, out and rc: the variables here are tr_*)
 translate_and_replay() {
 	tr_name=$1 tr_out=$2 tr_min=$3
@@ -28,6 +29,8 @@ translate_and_replay() {
 		return 1
 	fi
 	pass "$tr_name: translated: $(tail -n 1 "$tr_name.explain")"
+	# what must go before the replay (the original's pins, say)
+	[ -z "${tr_before_replay:-}" ] || eval "$tr_before_replay"
 	"$BPFRR" replay --verify "$tr_name.bundle" -- sh "$HELD" "$tr_name" "$tr_name.replay" "$tr_out" "$tr_min" \
 		>"$tr_name.replay" 2>"$tr_name.replay.err"
 	tr_rc=$?

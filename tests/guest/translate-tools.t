@@ -1,0 +1,41 @@
+#!/bin/sh
+# The translator end to end (see translate-lib.sh) on the other third-party
+# loaders of the recorder's corpus: Debian's libbpf-tools execsnoop (a
+# tracepoint pair on execve, stopped by SIGINT after 3 s), runqlat and
+# biolatency (one 1 s interval: BTF-typed tracepoints, or raw tracepoints
+# where the kernel lacks what fentry-style attachment needs), and bpftool
+# loading every program of a fixture object and pinning it. Each is
+# recorded, translated after it exited, replayed with --verify, and its
+# replayed programs are checked to run: execsnoop's on the execs
+# translate-held.sh makes, runqlat's on scheduler wakeups and switches;
+# biolatency's wait for block I/O, which a guest with no disk never does.
+. "$(dirname "$0")/translate-lib.sh"
+
+for tool in execsnoop runqlat biolatency; do
+	command -v $tool >/dev/null || fail "$tool is not in the image"
+done
+translate_and_replay execsnoop "" all timeout -s INT 3 execsnoop
+translate_and_replay runqlat "" 1 runqlat 1 1
+translate_and_replay biolatency "" 0 biolatency 1 1
+
+# bpftool prog loadall pins every program and map of the object: the replay
+# must pin them again at the same paths, so the original's pins are removed
+# between recording and replay (not the directories bpftool made for them:
+# mkdir is not a call the recorder follows), and are back (made by the
+# replay) after it.
+pins=/sys/fs/bpf/translate-tools
+require_fixtures
+mkdir -p "$pins"
+tr_before_replay='find "$pins" -mindepth 2 | sort >loadall.pins; rm -f "$pins"/*/*'
+if translate_and_replay loadall "" none bpftool prog loadall "$FX/fx_loadall.bpf.o" "$pins/progs" pinmaps "$pins/maps"; then
+	find "$pins" -mindepth 2 | sort >loadall.repins
+	if [ -s loadall.pins ] && cmp -s loadall.pins loadall.repins; then
+		pass "loadall: the replay pinned the $(wc -l <loadall.pins) programs and maps bpftool had pinned"
+	else
+		fail "loadall: pins differ (--- bpftool's, +++ the replay's):"
+		diff loadall.pins loadall.repins | sed 's/^/    /'
+	fi
+fi
+tr_before_replay=
+rm -rf "$pins"
+finish
