@@ -98,8 +98,8 @@ run_guest() {
 }
 
 # medians TIMES: per "NAME MODE" of the times file, one line
-#   NAME MODE TOTAL_MS READY_MS RUNS FAILED
-# with the medians of the runs that counted (rc=0).
+#   NAME MODE TOTAL_MS READY_MS RUNS FAILED TOTAL_MIN TOTAL_MAX READY_MIN READY_MAX
+# with the medians (and extremes) of the runs that counted (rc=0).
 medians() {
 	awk '
 	function median(a, n,    i, j, t) {
@@ -131,7 +131,7 @@ medians() {
 		for (k = 1; k <= nkeys; k++) {
 			key = order[k]
 			c = n[key] + 0
-			mt = mr = -1
+			mt = mr = lt = ht = lr = hr = -1
 			if (c) {
 				for (i = 1; i <= c; i++) {
 					x[i] = tot[key, i]
@@ -139,19 +139,44 @@ medians() {
 				}
 				mt = median(x, c) / 1000
 				mr = median(y, c) / 1000
+				lt = x[1] / 1000; ht = x[c] / 1000
+				lr = y[1] / 1000; hr = y[c] / 1000
 			}
-			printf "%s %.3f %.3f %d %d\n", key, mt, mr, c, failed[key] + 0
+			printf "%s %.3f %.3f %d %d %.3f %.3f %.3f %.3f\n", key, mt, mr, c, failed[key] + 0,
+				lt, ht, lr, hr
 		}
 	}' "$1"
 }
 
 # lookup MEDIANS NAME MODE FIELD: one field of a medians line (total, ready,
-# runs, failed), or -1 if that name and mode never ran.
+# runs, failed, total_min, total_max, ready_min, ready_max), or -1 if that
+# name and mode never ran.
 lookup() {
 	awk -v n="$2" -v m="$3" -v f="$4" '
-	BEGIN { col = f == "total" ? 3 : f == "ready" ? 4 : f == "runs" ? 5 : 6 }
+	BEGIN {
+		split("total ready runs failed total_min total_max ready_min ready_max", names, " ")
+		for (i = 1; i <= 8; i++)
+			if (names[i] == f)
+				col = i + 2
+	}
 	$1 == n && $2 == m { print $col; found = 1; exit }
 	END { if (!found) print -1 }' "$1"
+}
+
+# spread MEDIANS NAME FIELD MODE...: the largest (max - min) / median over
+# those modes of NAME, as "12%": how far apart the runs of one way were (a
+# ratio between two ways means little when it is within this); "-" if none ran.
+spread() {
+	local med=$1 name=$2 field=$3 m worst=-1 v lo hi
+	shift 3
+	for m in "$@"; do
+		v=$(lookup "$med" "$name" "$m" "$field")
+		lo=$(lookup "$med" "$name" "$m" "${field}_min")
+		hi=$(lookup "$med" "$name" "$m" "${field}_max")
+		worst=$(awk -v v="$v" -v lo="$lo" -v hi="$hi" -v w="$worst" \
+			'BEGIN { if (v > 0 && lo >= 0 && (hi - lo) / v > w) w = (hi - lo) / v; print w }')
+	done
+	awk -v w="$worst" 'BEGIN { if (w < 0) print "-"; else printf "%d%%\n", w * 100 + 0.5 }'
 }
 
 # ms VALUE: a time in ms for a table cell ("failed" when it never counted)
@@ -175,7 +200,32 @@ clock_note() {
 	esac
 }
 
+# kernel_image: the guest kernel qemu/run boots (BPFRR_KERNEL_IMAGE, or the
+# cached build kernel/build names)
+kernel_image() {
+	if [ -n "${BPFRR_KERNEL_IMAGE:-}" ]; then
+		echo "$BPFRR_KERNEL_IMAGE"
+	else
+		"$top/kernel/build" --arch "$arch" --variant "$kernel" --print-path 2>/dev/null || echo "?"
+	fi
+}
+
+# context_lines: when, what and where this run measured (printed before the
+# tables; the guest scripts leave uname -r in $work/guest-uname)
+context_lines() {
+	local rev cpus model load
+	rev=$(git -C "$top" describe --always --dirty 2>/dev/null || echo "?")
+	cpus=$(nproc 2>/dev/null || echo "?")
+	model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); tree: $rev"
+	echo "host: $cpus CPUs (${model:-?}), load average at start $bench_load_at_start, at the end $load"
+	echo "guest: $arch, $kernel kernel $(cat "$work/guest-uname" 2>/dev/null || echo "?") ($(kernel_image)),"
+	echo "       QEMU TCG (no KVM), 1 vCPU, 1024 MB; $(clock_note)"
+}
+bench_load_at_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
+
 # rerun_line SCRIPT: how to run this benchmark again, from the top of the tree
 rerun_line() {
-	echo "rerun: bench/$1 --arch $arch --kernel $kernel -n $reps"
+	echo "rerun: ${BPFRR_KERNEL_IMAGE:+BPFRR_KERNEL_IMAGE=$BPFRR_KERNEL_IMAGE }bench/$1 --arch $arch --kernel $kernel -n $reps"
 }

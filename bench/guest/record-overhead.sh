@@ -5,8 +5,10 @@
 #
 #   [BENCHTIME=PATH] [BPFRR=PATH] sh record-overhead.sh DIR
 #
-# DIR/cases holds one case a line, "NAME|KIND|MODES|CMD": KIND is "exit" (time
-# CMD to its end) or "ready" (benchtime --ready: to its first line, then ^C);
+# DIR/cases holds one case a line, "NAME|KIND|MODES|CMD[|CLEANUP]": KIND is
+# "exit" (time CMD to its end) or "ready" (benchtime --ready: to its first
+# line, then ^C); CLEANUP, if given, is a shell command run untimed before
+# every run (bpftool prog loadall pins, and a pin that exists fails the next);
 # MODES is "MODE:REPS ..." with MODE one of
 #   bare            CMD
 #   record          bpfrr record -o TRACE -- CMD
@@ -27,6 +29,7 @@ work=${TMPDIR:-/tmp}/bench-record.$$
 mkdir -p "$work" "$dir/traces" || exit 1
 : >"$dir/times"
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
+uname -r >"$dir/guest-uname"
 
 # run_mode NAME KIND MODE REP CMD...: one timed run; REP 0 is the warm-up.
 # sh has no local variables: these are r_*, apart from the loop's.
@@ -41,6 +44,7 @@ run_mode() {
 	strace-seccomp) set -- strace -f --seccomp-bpf -e trace=bpf -o "$work/$r_name.strace" "$@" ;;
 	*) echo "record-overhead.sh: unknown mode $r_mode" >&2; return 1 ;;
 	esac
+	[ -z "$cleanup" ] || sh -c "$cleanup"
 	r_line=$("$bench" $r_ready --limit 240 --err "$work/err" -- "$@")
 	r_rc=$?
 	[ "$r_rc" = 0 ] || cp "$work/err" "$dir/$r_name.$r_mode.err"
@@ -48,7 +52,7 @@ run_mode() {
 }
 
 warmed=
-while IFS='|' read -r name kind modes cmd; do
+while IFS='|' read -r name kind modes cmd cleanup; do
 	[ -n "$name" ] || continue
 	echo "record-overhead: $name" >&2
 	max=0
@@ -66,6 +70,7 @@ while IFS='|' read -r name kind modes cmd; do
 	done
 	[ -f "$work/$name.trace" ] && cp "$work/$name.trace" "$dir/traces/$name.trace"
 	rm -f "$work/$name.trace" "$work/$name.strace"
+	[ -z "$cleanup" ] || sh -c "$cleanup"
 done <"$dir/cases"
 rm -rf "$work"
 echo "record-overhead: done" >&2

@@ -20,6 +20,7 @@ work=${TMPDIR:-/tmp}/bench-replay.$$
 mkdir -p "$work" "$dir/traces" || exit 1
 : >"$dir/times"
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
+uname -r >"$dir/guest-uname"
 
 # timed NAME MODE REP KIND OUT CMD...: one run through benchtime (REP 0:
 # untimed). sh has no local variables: these are t_*, apart from the loop's.
