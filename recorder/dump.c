@@ -2053,13 +2053,17 @@ static void usage(FILE *f)
 	      "(instructions disassembled with map and BTF references resolved, BTF\n"
 	      "summarised, strings shown, large buffers by size and SHA-256), the fds it\n"
 	      "used and the objects they referred to, the result, the verifier log of a\n"
-	      "failed load, the duration, and the identity of each object created.\n"
+	      "failed load, the duration, and the identity of each object created; and\n"
+	      "the other system calls the load depended on (perf_event_open with its\n"
+	      "perf_event_attr field by field, perf ioctls, closes and dups of tracked fds,\n"
+	      "opens), with their parameters by name.\n"
 	      "\n"
 	      "options:\n"
 	      "  --json              JSON Lines: one object per call (see docs/dump-json.md)\n"
 	      "  --summary           counts per command, objects created, failures, other syscalls\n"
 	      "  --cmd NAME[,NAME]   only these calls: bpf() commands (BPF_PROG_LOAD or prog_load)\n"
-	      "                      or other syscalls by name (perf_event_open)\n"
+	      "                      or other recorded syscalls by name (perf_event_open, ioctl,\n"
+	      "                      close, openat, ...)\n"
 	      "  --tid N             only calls of task N\n"
 	      "  --no-insns          do not disassemble instructions\n"
 	      "  -v, --verbose       also blobs, fd events and identities; whole logs and lists\n"
@@ -2086,8 +2090,12 @@ static int parse_cmds(struct bpfrr_dump_opts *o, char *list)
 		} else if (!strncasecmp(name, "BPF_", 4)) {
 			fprintf(stderr, "bpfrr dump: --cmd: unknown bpf() command '%s'\n", name);
 			return -1;
-		} else {
+		} else if (dump_sys_nr_args(name) < 6) {
 			o->syscalls[o->nr_syscalls++] = name;
+		} else {
+			fprintf(stderr, "bpfrr dump: --cmd: '%s' is neither a bpf() command nor a syscall "
+				"bpfrr record keeps (%s)\n", name, dump_sys_names());
+			return -1;
 		}
 	}
 	return 0;

@@ -95,6 +95,9 @@ void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len
 /* How many arguments the named syscall takes (6 for one the table does not know). */
 unsigned int dump_sys_nr_args(const char *name);
 
+/* The syscalls the table describes, "close, close_range, ...", for messages. */
+const char *dump_sys_names(void);
+
 /*
  * The parameters of the named syscall, named and decoded: "fd=3, cmd=F_SETFD"
  * on text (the six raw values in hex for a syscall the table does not know),

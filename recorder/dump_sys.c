@@ -562,6 +562,18 @@ static struct param fcntl_arg(uint64_t cmd)
 	return (struct param){ "arg", P_HEX };
 }
 
+const char *dump_sys_names(void)
+{
+	static char names[256];
+	size_t i, used = 0;
+
+	if (names[0])
+		return names;
+	for (i = 0; i < sizeof(sys_descs) / sizeof(sys_descs[0]) && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", sys_descs[i].name);
+	return names;
+}
+
 unsigned int dump_sys_nr_args(const char *name)
 {
 	const struct sys_desc *sd = sys_desc_of(name);
