@@ -574,6 +574,26 @@ const char *dump_sys_names(void)
 	return names;
 }
 
+/*
+ * A perf ioctl's third argument: an fd for SET_BPF and SET_OUTPUT, a number
+ * for ENABLE, DISABLE, RESET (PERF_IOC_FLAG_GROUP) and REFRESH, else the
+ * address of what the request reads or writes.
+ */
+static struct param ioctl_arg(uint64_t request)
+{
+	switch ((uint32_t)request) {
+	case (uint32_t)PERF_EVENT_IOC_SET_BPF:
+	case (uint32_t)PERF_EVENT_IOC_SET_OUTPUT:
+		return (struct param){ "arg", P_FD };
+	case (uint32_t)PERF_EVENT_IOC_ENABLE:
+	case (uint32_t)PERF_EVENT_IOC_DISABLE:
+	case (uint32_t)PERF_EVENT_IOC_RESET:
+	case (uint32_t)PERF_EVENT_IOC_REFRESH:
+		return (struct param){ "arg", P_INT };
+	}
+	return (struct param){ "arg", P_PTR };
+}
+
 unsigned int dump_sys_nr_args(const char *name)
 {
 	const struct sys_desc *sd = sys_desc_of(name);
@@ -601,6 +621,8 @@ void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_
 
 		if (!strcmp(sd->name, "fcntl") && i == 2)
 			p = fcntl_arg(args[1]);
+		else if (!strcmp(sd->name, "ioctl") && i == 2)
+			p = ioctl_arg(args[1]);
 		param_value(&p, args[i], e_machine, buf, sizeof(buf), &is_num, &is_signed);
 		if (!j) {
 			fprintf(text, "%s%s=%s", i ? ", " : "", p.name, buf);
