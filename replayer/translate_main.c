@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * translate_main.c - `bpfrr translate`: trace -> bundle (front end:
- * frontend.h, back end: bundle.h; planning and code generation happen at
- * replay time for the kernel at hand, see `bpfrr replay --plan`).
+ * translate_main.c - `bpfrr translate`: trace -> IR (front end: frontend.h)
+ * -> one output format: a bundle (bundle.h; planning and code generation
+ * happen at replay time for the kernel at hand, see `bpfrr replay --plan`)
+ * or a C header with the loaders generated for assumed caps (out_header.h).
+ * Each format is one row of out_formats[].
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,21 +18,76 @@
 
 #include "bpfrr.h"
 #include "bundle.h"
+#include "caps.h"
 #include "frontend.h"
+#include "out_header.h"
 #include "replayer.h"
+
+/* What a format writer gets besides the IR. */
+struct out_opts {
+	const char *trace;	/* the trace's path */
+	const char *caps;	/* --assume-caps: the kernel planned for (formats that plan) */
+	const char *name;	/* --name: the C identifier (header) */
+};
+
+struct out_format {
+	const char *name;	/* --format NAME */
+	const char *suffix;	/* the default output is TRACE + suffix */
+	int (*write)(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
+		     size_t err_size);
+};
+
+static int write_bundle(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
+			size_t err_size)
+{
+	(void)o;
+	return bpfrr_bundle_write(ir, path, err, err_size);
+}
+
+static int write_header(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
+			size_t err_size)
+{
+	struct bpfrr_header_opts ho = { .name = o->name, .caps = o->caps, .source = o->trace };
+
+	return bpfrr_header_write(ir, path, &ho, err, err_size);
+}
+
+static const struct out_format out_formats[] = {
+	{ "bundle", ".bundle", write_bundle },
+	{ "header", ".h", write_header },
+};
+#define NR_OUT_FORMATS (sizeof(out_formats) / sizeof(out_formats[0]))
+
+static const struct out_format *find_format(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_OUT_FORMATS; i++)
+		if (!strcmp(out_formats[i].name, name))
+			return &out_formats[i];
+	return NULL;
+}
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bpfrr translate [OPTIONS] TRACE\n"
 		"\n"
-		"Compiles a recorded load into a bundle that `bpfrr replay` runs: the calls that\n"
-		"rebuild the kernel state the loader had built (by default: after its last call\n"
-		"that made, attached or stored something, before its teardown), with every fd\n"
-		"relocated to a slot and kernel-specific numbers looked up by name at replay time.\n"
+		"Compiles a recorded load into the calls that rebuild the kernel state the loader\n"
+		"had built (by default: after its last call that made, attached or stored\n"
+		"something, before its teardown), with every fd relocated to a slot and\n"
+		"kernel-specific numbers looked up by name at run time, and writes them as:\n"
+		"  bundle   a file `bpfrr replay` runs, planned for the kernel it runs on\n"
+		"  header   a C header with the loader programs generated for --assume-caps and\n"
+		"           a small runtime: NAME__load() rebuilds the state with no bpfrr at\n"
+		"           run time and exposes every object's fd by name (see bpfrr(1))\n"
 		"\n"
-		"  -o, --output FILE        where to write (default: TRACE.bundle)\n"
-		"      --format bundle      the output format (header and elf: not built yet)\n"
+		"  -o, --output FILE        where to write (default: TRACE.bundle, TRACE.h)\n"
+		"      --format FORMAT      bundle (default) or header\n"
+		"      --assume-caps CAPS   header: the kernel to generate for: stock-6.12 (default)\n"
+		"                           or patched-6.12 (kernel/series: every call in-kernel)\n"
+		"      --name NAME          header: the C identifier of its struct and functions\n"
+		"                           (default: from the output's file name)\n"
 		"      --until N            replay the state after recorded call N (its seq)\n"
 		"      --keep-probes        keep objects the loader made and closed (feature probes)\n"
 		"      --explain            print, per recorded call, what became of it and why\n"
@@ -44,7 +101,7 @@ static void usage(FILE *out)
 
 int bpfrr_translate_main(int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP };
+	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -52,12 +109,16 @@ int bpfrr_translate_main(int argc, char **argv)
 		{ "keep-probes", no_argument, NULL, OPT_KEEP_PROBES },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "skip-untranslatable", no_argument, NULL, OPT_SKIP },
+		{ "assume-caps", required_argument, NULL, OPT_CAPS },
+		{ "name", required_argument, NULL, OPT_NAME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bpfrr_frontend_opts fo = { .warn = stderr };
 	struct bpfrr_frontend_result res;
-	const char *output = NULL, *format = "bundle";
+	const struct out_format *format = &out_formats[0];
+	struct out_opts oo = { .caps = NULL };
+	const char *output = NULL;
 	char err[512], *def_out = NULL, *end;
 	struct bpfrr_trace_reader *r;
 	struct bpfrr_ir *ir;
@@ -67,7 +128,20 @@ int bpfrr_translate_main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o': output = optarg; break;
-		case OPT_FORMAT: format = optarg; break;
+		case OPT_FORMAT:
+			format = find_format(optarg);
+			if (!format) {
+				size_t i;
+
+				fprintf(stderr, "bpfrr translate: --format '%s': one of", optarg);
+				for (i = 0; i < NR_OUT_FORMATS; i++)
+					fprintf(stderr, " %s", out_formats[i].name);
+				fprintf(stderr, "\n");
+				return BPFRR_EXIT_USAGE;
+			}
+			break;
+		case OPT_CAPS: oo.caps = optarg; break;
+		case OPT_NAME: oo.name = optarg; break;
 		case OPT_UNTIL:
 			fo.until_seq = strtoull(optarg, &end, 10);
 			if (*end || end == optarg || !fo.until_seq || optarg[0] == '-') {
@@ -86,13 +160,20 @@ int bpfrr_translate_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr translate: one TRACE expected (see --help)\n");
 		return BPFRR_EXIT_USAGE;
 	}
-	if (strcmp(format, "bundle")) {
-		if (!strcmp(format, "header") || !strcmp(format, "elf"))
-			fprintf(stderr, "bpfrr translate: --format %s is not implemented yet\n", format);
-		else
-			fprintf(stderr, "bpfrr translate: --format '%s': bundle, header or elf\n", format);
+	if (oo.caps && !strcmp(format->name, "bundle")) {
+		fprintf(stderr, "bpfrr translate: --assume-caps: a bundle is planned when it is replayed\n");
 		return BPFRR_EXIT_USAGE;
 	}
+	if (oo.caps) {
+		struct bpfrr_caps caps;
+
+		if (bpfrr_caps_assume(&caps, oo.caps)) {
+			fprintf(stderr, "bpfrr translate: --assume-caps '%s': one of %s\n", oo.caps,
+				BPFRR_CAPS_ASSUME_NAMES);
+			return BPFRR_EXIT_USAGE;
+		}
+	}
+	oo.trace = argv[optind];
 
 	/* an unreadable or corrupt trace is bad input (2); a call that cannot be translated, a failure (1) */
 	{
@@ -115,7 +196,7 @@ int bpfrr_translate_main(int argc, char **argv)
 		return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
 	}
 	if (!output) {
-		if (asprintf(&def_out, "%s.bundle", argv[optind]) < 0) {
+		if (asprintf(&def_out, "%s%s", argv[optind], format->suffix) < 0) {
 			bpfrr_ir_free(ir);
 			return BPFRR_EXIT_FAILURE;
 		}
@@ -123,11 +204,11 @@ int bpfrr_translate_main(int argc, char **argv)
 	}
 	if (!res.cut_seq)
 		fprintf(stderr, "bpfrr translate: warning: %s: no successful call built anything; "
-			"the bundle replays nothing\n", argv[optind]);
+			"the %s replays nothing\n", argv[optind], format->name);
 	else if (!ir->nr_calls)
 		fprintf(stderr, "bpfrr translate: warning: %s: every call was dropped or skipped; "
-			"the bundle replays nothing\n", argv[optind]);
-	ret = bpfrr_bundle_write(ir, output, err, sizeof(err));
+			"the %s replays nothing\n", argv[optind], format->name);
+	ret = format->write(ir, output, &oo, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "bpfrr translate: %s\n", err);
 	else if (fo.explain)
