@@ -13,8 +13,8 @@
 # probes and the loaders' setup are deterministic on one kernel, so the two
 # runs make the same calls; the loaders make no bpf() call while they wait
 # for events (execsnoop's SIGINT comes after its setup, in both runs: 10 s
-# after its start, when it takes about 2 s to set up recorded on an arm64 TCG
-# guest and a SIGINT that came sooner killed it before its handler was in).
+# after its start; with 2 s, the first, cold run recorded on an arm64 TCG
+# guest was killed by the SIGINT before its handler was in).
 # What can legitimately differ is how runqlat and biolatency read their
 # histogram maps at the end: one BPF_MAP_GET_NEXT_KEY/LOOKUP_ELEM/DELETE_ELEM
 # per slot the kernel filled while they waited. So when the two runs differ
