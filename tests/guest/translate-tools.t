@@ -7,16 +7,16 @@
 # loading every program of a fixture object and pinning it. Each is
 # recorded, translated after it exited, replayed with --verify, and its
 # replayed programs are checked to run: execsnoop's on the execs
-# translate-held.sh makes, runqlat's on scheduler wakeups and switches;
-# biolatency's wait for block I/O, which a guest with no disk never does.
+# translate-held.sh makes, runqlat's on scheduler wakeups and switches,
+# biolatency's on the block I/O it makes on a loop device.
 . "$(dirname "$0")/translate-lib.sh"
 
 for tool in execsnoop runqlat biolatency; do
 	command -v $tool >/dev/null || fail "$tool is not in the image"
 done
 translate_and_replay execsnoop "" all timeout -s INT 3 execsnoop
-translate_and_replay runqlat "" 1 runqlat 1 1
-translate_and_replay biolatency "" 0 biolatency 1 1
+translate_and_replay runqlat "" all runqlat 1 1
+translate_and_replay biolatency "" all biolatency 1 1
 
 # bpftool prog loadall pins every program and map of the object: the replay
 # must pin them again at the same paths, so the original's pins are removed
