@@ -20,6 +20,7 @@
 #include "bundle.h"
 #include "caps.h"
 #include "frontend.h"
+#include "out_elf.h"
 #include "out_header.h"
 #include "replayer.h"
 
@@ -52,9 +53,18 @@ static int write_header(const struct bpfrr_ir *ir, const char *path, const struc
 	return bpfrr_header_write(ir, path, &ho, err, err_size);
 }
 
+static int write_elf(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
+		     size_t err_size)
+{
+	struct bpfrr_elf_opts eo = { .caps = o->caps, .name = o->name };
+
+	return bpfrr_elf_write(ir, path, &eo, err, err_size);
+}
+
 static const struct out_format out_formats[] = {
 	{ "bundle", ".bundle", write_bundle },
 	{ "header", ".h", write_header },
+	{ "elf", ".bpf.o", write_elf },
 };
 #define NR_OUT_FORMATS (sizeof(out_formats) / sizeof(out_formats[0]))
 
