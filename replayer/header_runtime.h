@@ -1,0 +1,783 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * header_runtime.h - the runtime of the headers `bpfrr translate --format
+ * header` writes (out_header.c copies this file into each of them), and the
+ * replayer's own code for making a recorded call from user space and for
+ * loading and running a loader program (exec.c, run.c and replay.c use it).
+ *
+ * It needs nothing but libc and the UAPI headers: plain syscall(2), no
+ * libbpf, no bpfrr.  Compile with _GNU_SOURCE or _DEFAULT_SOURCE (gnu11)
+ * for syscall().  Everything is static inline, so a program may include
+ * several generated headers (the guard keeps one copy).
+ *
+ * A generated header describes a replay as data:
+ *  - slots: the objects of the replay, each an fd at run time (-1 until
+ *    made); a slot with a path is opened by the runtime (a cgroup
+ *    directory);
+ *  - steps, in the order the translator planned them, each either
+ *     a loader run: a BPF_PROG_TYPE_SYSCALL program (instructions), its
+ *       blob (the attrs and the buffers the kernel reads through bpfptr_t,
+ *       stored as the one value of a 1-entry array map that the program
+ *       reaches as fd_array[0]), its user image (buffers the kernel reads
+ *       at user addresses; pointers inside it rebased to where it is
+ *       copied), and its context: struct bpfrr_rt_ctx then one s32 fd per
+ *       slot, copied in and back out by BPF_PROG_RUN (codegen.h);
+ *     or a user-space call: bpf(), perf_event_open() or ioctl() with the
+ *       attr and buffers rebuilt in this process's memory and the slots'
+ *       fds patched in (exec.h);
+ *  - resolutions: numbers of the running kernel looked up by name before a
+ *    step runs (a tracepoint id in tracefs, a PMU type in sysfs), written
+ *    into the blob or the attr;
+ *  - kfunc calls: instructions calling the patched kernel's
+ *    bpf_perf_event_open(), whose BTF id is the kernel's own: found by name
+ *    in /sys/kernel/btf/vmlinux and written into their imm.
+ * bpfrr_rt_load() runs the steps; on any failure it closes every fd made so
+ * far (a loader closes its own) and reports the recorded seq of the
+ * failing call.
+ */
+#ifndef BPFRR_HEADER_RUNTIME_H
+#define BPFRR_HEADER_RUNTIME_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+
+/* What a call is (the values of ir.h's enum bpfrr_ir_op). */
+#define BPFRR_RT_OP_BPF			1	/* bpf(cmd, attr, attr_size) */
+#define BPFRR_RT_OP_PERF_EVENT_OPEN	2	/* perf_event_open(attr, args[0..3]) */
+#define BPFRR_RT_OP_IOCTL		3	/* ioctl(args[0], cmd, args[1]) */
+
+/* Where an fd to patch lives (ir.h's BPFRR_IR_IN_*). */
+#define BPFRR_RT_IN_ATTR		(-1)
+#define BPFRR_RT_IN_ARG			(-2)	/* a syscall argument: offset = its index */
+
+/* What a resolution looks up (ir.h's enum bpfrr_ir_resolve_kind). */
+#define BPFRR_RT_RESOLVE_PMU_TYPE	1	/* /sys/bus/event_source/devices/NAME/type */
+#define BPFRR_RT_RESOLVE_TP_ID		2	/* tracefs events/NAME/id */
+
+/* Buffer flags (ir.h's BPFRR_IR_BUF_*) */
+#define BPFRR_RT_BUF_LOG		0x1	/* a log the kernel writes: copied out on failure */
+
+#define BPFRR_RT_VMLINUX_BTF		"/sys/kernel/btf/vmlinux"
+#define BPFRR_RT_PERF_KFUNC		"bpf_perf_event_open"
+
+struct bpfrr_rt_resolve {
+	uint64_t seq;		/* the recorded call it belongs to (for errors) */
+	uint32_t kind;		/* BPFRR_RT_RESOLVE_* */
+	uint32_t offset;	/* in the attr (user call) or the blob (loader) */
+	uint32_t size;		/* 4 or 8 */
+	const char *name;	/* "syscalls/sys_enter_openat", "kprobe" */
+};
+
+struct bpfrr_rt_buf {
+	int32_t parent;		/* BPFRR_RT_IN_ATTR, or an earlier buffer of the call */
+	uint32_t ptr_offset;	/* of the u64 pointer in the parent */
+	uint32_t len;
+	uint32_t flags;		/* BPFRR_RT_BUF_* */
+	const uint8_t *data;	/* len bytes; NULL: zero-filled (output) */
+};
+
+struct bpfrr_rt_fdrel {
+	int32_t buf;		/* BPFRR_RT_IN_ATTR, BPFRR_RT_IN_ARG or a buffer index */
+	uint32_t offset;	/* of the 4-byte fd; IN_ARG: the argument's index */
+	uint32_t slot;
+};
+
+struct bpfrr_rt_call {
+	uint64_t seq;		/* the recorded call's seq */
+	uint32_t op;		/* BPFRR_RT_OP_* */
+	uint32_t cmd;		/* bpf command or ioctl request */
+	int32_t result_slot;	/* the slot of the fd it returns, or -1 */
+	int64_t args[4];
+	uint32_t attr_size;
+	const uint8_t *attr;
+	uint32_t nr_bufs, nr_fdrels, nr_resolves;
+	const struct bpfrr_rt_buf *bufs;
+	const struct bpfrr_rt_fdrel *fdrels;
+	const struct bpfrr_rt_resolve *resolves;	/* offsets in the attr */
+};
+
+/* The loader's context (codegen.h struct bpfrr_loader_ctx); slots follow. */
+struct bpfrr_rt_ctx {
+	int32_t err;		/* out: 0, or -errno of the failing call */
+	uint32_t failed_seq;	/* out: recorded seq (low 32 bits) of the failing call */
+	uint64_t user_base;	/* in: address of the copy of the user image */
+};
+#define BPFRR_RT_CTX_SLOTS		16u
+
+struct bpfrr_rt_loader {
+	const struct bpf_insn *insns;
+	uint32_t nr_insns;
+	const uint8_t *blob;
+	uint32_t blob_size;
+	const uint8_t *user;		/* NULL if user_size is 0 */
+	uint32_t user_size;
+	const uint32_t *user_relocs;	/* u64s in the user image holding an offset into it */
+	uint32_t nr_user_relocs;
+	const uint32_t *kfunc_calls;	/* insns calling BPFRR_RT_PERF_KFUNC */
+	uint32_t nr_kfunc_calls;
+	const struct bpfrr_rt_resolve *resolves;	/* offsets in the blob */
+	uint32_t nr_resolves;
+	const uint32_t *created;	/* slots the loader makes */
+	uint32_t nr_created;
+	uint32_t ctx_size;		/* BPFRR_RT_CTX_SLOTS + 4 * nr_slots */
+	uint64_t first_seq;		/* its first call (errors before any call ran) */
+};
+
+/* One step: exactly one of loader and call is set. */
+struct bpfrr_rt_step {
+	const struct bpfrr_rt_loader *loader;
+	const struct bpfrr_rt_call *call;
+};
+
+/*
+ * The identity the recording saw (ir.h's struct bpfrr_ir_ident): not used
+ * to load, there for checks (`bpfrr replay --verify` compares the same).
+ * Only the fields named in have (BPFRR_RT_ID_*) were recorded.
+ */
+#define BPFRR_RT_ID_TYPE		0x0001	/* prog, map or link type */
+#define BPFRR_RT_ID_TAG			0x0002
+#define BPFRR_RT_ID_NAME		0x0004
+#define BPFRR_RT_ID_KEY_SIZE		0x0008
+#define BPFRR_RT_ID_VALUE_SIZE		0x0010
+#define BPFRR_RT_ID_MAX_ENTRIES		0x0020
+#define BPFRR_RT_ID_MAP_FLAGS		0x0040
+#define BPFRR_RT_ID_BTF_SIZE		0x0080
+#define BPFRR_RT_ID_ATTACH_TYPE		0x0100
+#define BPFRR_RT_ID_TARGET_BTF_ID	0x0200
+#define BPFRR_RT_ID_LINK_PROG		0x0400
+
+struct bpfrr_rt_ident {
+	uint32_t have;		/* BPFRR_RT_ID_* */
+	uint32_t type;
+	uint8_t tag[8];
+	char name[16];
+	uint32_t key_size, value_size, max_entries, map_flags;
+	uint32_t btf_size;
+	uint32_t attach_type;
+	uint32_t target_btf_id;
+	uint32_t link_prog_slot;
+};
+
+struct bpfrr_rt_slot {
+	const char *name;	/* "map.counts" */
+	const char *kind;	/* "map", "prog", "btf", "link", "perf_event", ... */
+	const char *path;	/* opened by the runtime, or NULL (made by a call) */
+	uint32_t open_flags;
+	int keep;		/* alive when the recorded loader finished */
+	struct bpfrr_rt_ident ident;
+};
+
+/*
+ * The kernel a header was generated for.  Where a pointer in an attr the
+ * loader passes must be a kernel or a user address depends on it, and
+ * guessing wrong could make the kernel read a user address as kernel
+ * memory, so the runtime refuses to run on the other kind (-EOPNOTSUPP):
+ * stock 6.12 has no BPFRR_RT_CMDS_LIST, the kernel/series patched one has.
+ */
+#define BPFRR_RT_KERNEL_STOCK		1
+#define BPFRR_RT_KERNEL_PATCHED		2
+#define BPFRR_RT_KERNEL_ANY		3	/* every call from user space */
+#define BPFRR_RT_CMDS_LIST		"/sys/kernel/bpf/syscall_prog_cmds"
+
+struct bpfrr_rt_image {
+	uint32_t kernel;		/* BPFRR_RT_KERNEL_* */
+	uint32_t nr_slots;
+	const struct bpfrr_rt_slot *slots;
+	uint32_t nr_steps;
+	const struct bpfrr_rt_step *steps;
+};
+
+/* bpf(2): the new fd or 0 on success, -errno on failure. */
+static inline int bpfrr_rt_sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	long ret = syscall(__NR_bpf, cmd, attr, size);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+/* --- replay-time values ----------------------------------------------------- */
+
+static inline int bpfrr_rt_read_number(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EINVAL;
+	buf[n] = '\0';
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The value a resolution names, on the running kernel; where says which
+ * file was read (or tried last).  0 or -errno.
+ */
+static inline int bpfrr_rt_resolve_value(uint32_t kind, const char *name, uint64_t *val, char *where,
+					 size_t size)
+{
+	static const char *const tracefs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	size_t i;
+	int ret = -ENOENT;
+
+	if (strstr(name, "..") || name[0] == '/')
+		return -EINVAL;
+	if (kind == BPFRR_RT_RESOLVE_PMU_TYPE) {
+		snprintf(where, size, "/sys/bus/event_source/devices/%s/type", name);
+		return bpfrr_rt_read_number(where, val);
+	}
+	if (kind != BPFRR_RT_RESOLVE_TP_ID)
+		return -EINVAL;
+	for (i = 0; i < sizeof(tracefs) / sizeof(tracefs[0]); i++) {
+		snprintf(where, size, "%s/events/%s/id", tracefs[i], name);
+		ret = bpfrr_rt_read_number(where, val);
+		if (ret != -ENOENT)
+			break;
+	}
+	return ret;
+}
+
+/* Writes each resolution's value into base (len bytes); on failure *failed_seq names its call. */
+static inline int bpfrr_rt_apply_resolves(uint8_t *base, uint32_t len, const struct bpfrr_rt_resolve *rs,
+					  uint32_t nr, uint64_t *failed_seq)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		char where[320];
+		uint64_t v = 0;
+		int ret;
+
+		if ((rs[i].size != 4 && rs[i].size != 8) || rs[i].offset > len || len - rs[i].offset < rs[i].size)
+			ret = -EINVAL;
+		else
+			ret = bpfrr_rt_resolve_value(rs[i].kind, rs[i].name, &v, where, sizeof(where));
+		if (ret) {
+			*failed_seq = rs[i].seq;
+			return ret;
+		}
+		if (rs[i].size == 4) {
+			uint32_t v32 = (uint32_t)v;
+
+			memcpy(base + rs[i].offset, &v32, 4);
+		} else {
+			memcpy(base + rs[i].offset, &v, 8);
+		}
+	}
+	return 0;
+}
+
+/* --- the kernel's BTF --------------------------------------------------------- */
+
+/* Bytes that follow struct btf_type for a kind, or -1 for a kind not known. */
+static inline long bpfrr_rt_btf_extra(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT: return 4;
+	case BTF_KIND_ARRAY: return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION: return (long)vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM: return (long)vlen * sizeof(struct btf_enum);
+	case BTF_KIND_FUNC_PROTO: return (long)vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR: return sizeof(struct btf_var);
+	case BTF_KIND_DATASEC: return (long)vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG: return sizeof(struct btf_decl_tag);
+	case BTF_KIND_ENUM64: return (long)vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG: return 0;
+	default: return -1;
+	}
+}
+
+/*
+ * The type id of the BTF_KIND_FUNC named name in raw BTF (data, len: the
+ * format of /sys/kernel/btf/vmlinux, in this machine's byte order), or
+ * -ENOENT, or -EINVAL for data that is not such BTF.
+ */
+static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, const char *name)
+{
+	size_t name_len = strlen(name), off, types_end, strs;
+	struct btf_header h;
+	uint64_t end;
+	int32_t id;
+
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, data, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) || h.hdr_len > len)
+		return -EINVAL;
+	end = (uint64_t)h.hdr_len + h.type_off + h.type_len;
+	if (end > len || (uint64_t)h.hdr_len + h.str_off + h.str_len > len)
+		return -EINVAL;
+	off = h.hdr_len + h.type_off;
+	types_end = (size_t)end;
+	strs = h.hdr_len + h.str_off;
+	for (id = 1; off < types_end; id++) {
+		struct btf_type t;
+		long extra;
+
+		if (types_end - off < sizeof(t))
+			return -EINVAL;
+		memcpy(&t, data + off, sizeof(t));
+		off += sizeof(t);
+		if (BTF_INFO_KIND(t.info) == BTF_KIND_FUNC && t.name_off < h.str_len &&
+		    h.str_len - t.name_off > name_len && !memcmp(data + strs + t.name_off, name, name_len) &&
+		    data[strs + t.name_off + name_len] == '\0')
+			return id;
+		extra = bpfrr_rt_btf_extra(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
+		if (extra < 0 || (size_t)extra > types_end - off)
+			return -EINVAL;
+		off += (size_t)extra;
+	}
+	return -ENOENT;
+}
+
+/* The whole file in a malloc'd buffer; 0 or -errno. */
+static inline int bpfrr_rt_read_file(const char *path, uint8_t **data, size_t *len)
+{
+	size_t cap = 1u << 20, n = 0;
+	uint8_t *p = malloc(cap), *q;
+	ssize_t got;
+	int fd, ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(p);
+		return -errno;
+	}
+	for (;;) {
+		if (n == cap) {
+			q = cap > SIZE_MAX / 2 ? NULL : realloc(p, cap * 2);
+			if (!q) {
+				ret = -ENOMEM;
+				break;
+			}
+			p = q;
+			cap *= 2;
+		}
+		got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+/* The BTF id of the kfunc name in the running kernel's vmlinux BTF, or -errno. */
+static inline int32_t bpfrr_rt_kfunc_btf_id(const char *name)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int32_t ret = bpfrr_rt_read_file(BPFRR_RT_VMLINUX_BTF, &data, &len);
+
+	if (ret)
+		return ret;
+	ret = bpfrr_rt_btf_find_func(data, len, name);
+	free(data);
+	return ret;
+}
+
+/* --- a call from user space ------------------------------------------------------ */
+
+/* A copy of a log the kernel wrote (NUL-terminated within len, or cut). */
+static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
+{
+	size_t n = strnlen((const char *)p, len);
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memcpy(s, p, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+/*
+ * Makes call c with the attr and buffers rebuilt in this process's memory
+ * (this process's addresses in the pointer fields, the resolutions
+ * applied, fds[slot] in the fd fields).  The result (>= 0; a new fd is
+ * stored in fds[result_slot]), or -errno.  If the call fails and has a log
+ * buffer the kernel wrote into, *log gets a malloc'd copy (log may be NULL).
+ */
+static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds, char **log)
+{
+	uint64_t unused_seq;
+	uint8_t *attr, **mem;
+	int64_t args[4], ret;
+	uint32_t i;
+
+	if (log)
+		*log = NULL;
+	/* 8 bytes of slack: an attr shorter than a field it has never reads it */
+	attr = calloc(1, (size_t)c->attr_size + 8);
+	mem = calloc((size_t)c->nr_bufs + 1, sizeof(*mem));
+	if (!attr || !mem) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (c->attr_size)
+		memcpy(attr, c->attr, c->attr_size);
+	ret = bpfrr_rt_apply_resolves(attr, c->attr_size, c->resolves, c->nr_resolves, &unused_seq);
+	if (ret)
+		goto out;
+	memcpy(args, c->args, sizeof(args));
+	for (i = 0; i < c->nr_bufs; i++) {
+		const struct bpfrr_rt_buf *b = &c->bufs[i];
+		uint8_t *parent = b->parent < 0 ? attr : mem[b->parent];
+		uint64_t addr;
+
+		mem[i] = calloc(1, (size_t)b->len + 1);
+		if (!mem[i]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (b->data)
+			memcpy(mem[i], b->data, b->len);
+		addr = (uintptr_t)mem[i];
+		memcpy(parent + b->ptr_offset, &addr, 8);
+	}
+	for (i = 0; i < c->nr_fdrels; i++) {
+		const struct bpfrr_rt_fdrel *r = &c->fdrels[i];
+		int32_t fd = fds[r->slot];
+
+		if (r->buf == BPFRR_RT_IN_ARG)
+			args[r->offset] = fd;
+		else
+			memcpy((r->buf < 0 ? attr : mem[r->buf]) + r->offset, &fd, 4);
+	}
+
+	switch (c->op) {
+	case BPFRR_RT_OP_BPF:
+		ret = syscall(__NR_bpf, c->cmd, attr, c->attr_size);
+		break;
+	case BPFRR_RT_OP_PERF_EVENT_OPEN:
+		ret = syscall(__NR_perf_event_open, attr, (int)args[0], (int)args[1], (int)args[2],
+			      (unsigned long)args[3]);
+		break;
+	case BPFRR_RT_OP_IOCTL:
+		ret = ioctl((int)args[0], (unsigned long)c->cmd, (unsigned long)args[1]);
+		break;
+	default:
+		errno = EINVAL;
+		ret = -1;
+	}
+	if (ret < 0) {
+		ret = -errno;
+		for (i = 0; log && i < c->nr_bufs; i++)
+			if (c->bufs[i].flags & BPFRR_RT_BUF_LOG && !*log && mem[i][0])
+				*log = bpfrr_rt_copy_log(mem[i], c->bufs[i].len);
+		goto out;
+	}
+	if (c->result_slot >= 0)
+		fds[c->result_slot] = (int)ret;
+out:
+	for (i = 0; mem && i < c->nr_bufs; i++)
+		free(mem[i]);
+	free(mem);
+	free(attr);
+	return ret;
+}
+
+/* --- a loader run ------------------------------------------------------------------- */
+
+/* A 1-entry array map holding blob; its fd or -errno. */
+static inline int bpfrr_rt_blob_map(const void *blob, uint32_t blob_size)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int map_fd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = blob_size;
+	attr.max_entries = 1;
+	memcpy(attr.map_name, "bpfrr_blob", sizeof("bpfrr_blob"));
+	map_fd = bpfrr_rt_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (map_fd < 0)
+		return map_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)blob;
+	ret = bpfrr_rt_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	if (ret < 0) {
+		close(map_fd);
+		return ret;
+	}
+	return map_fd;
+}
+
+/*
+ * Loads insns as a sleepable BPF_PROG_TYPE_SYSCALL program with fd_array =
+ * { blob_fd }; its fd or -errno.  With log, the verifier's log goes there.
+ */
+static inline int bpfrr_rt_prog_load(const struct bpf_insn *insns, uint32_t nr_insns, const char *name,
+				     int blob_fd, char *log, uint32_t log_size)
+{
+	static const char license[] = "GPL";
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = nr_insns;
+	attr.license = (uintptr_t)license;
+	attr.fd_array = (uintptr_t)&blob_fd;
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	if (log && log_size) {
+		log[0] = '\0';
+		attr.log_level = 1;
+		attr.log_buf = (uintptr_t)log;
+		attr.log_size = log_size;
+	}
+	return bpfrr_rt_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/* BPF_PROG_RUN of a syscall program: ctx copied in and back out.  0 or -errno. */
+static inline int bpfrr_rt_prog_run(int prog_fd, void *ctx, uint32_t ctx_size, uint32_t *retval)
+{
+	union bpf_attr attr;
+	int ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog_fd;
+	attr.test.ctx_in = (uintptr_t)ctx;
+	attr.test.ctx_size_in = ctx_size;
+	ret = bpfrr_rt_sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr));
+	if (!ret && retval)
+		*retval = attr.test.retval;
+	return ret;
+}
+
+/*
+ * One loader run: the blob with its resolutions in a blob map, the
+ * kfunc calls patched with kfunc_btf_id, the program loaded and run with
+ * fds[] in its context; the fds it made are stored in fds[].  0, or
+ * -errno with *failed_seq set to the failing recorded call (0 when the
+ * failure is the runtime's own: the blob map, the loader's load; then,
+ * with log, the verifier's log is in log).
+ */
+static inline int bpfrr_rt_run_loader(const struct bpfrr_rt_loader *l, int32_t kfunc_btf_id, int *fds,
+				      uint32_t nr_slots, uint64_t *failed_seq, char *log, uint32_t log_size)
+{
+	struct bpf_insn *insns = NULL;
+	uint8_t *blob = NULL, *user = NULL, *ctx = NULL;
+	struct bpfrr_rt_ctx hdr;
+	int map_fd = -1, prog_fd = -1, ret;
+	uint32_t i;
+
+	*failed_seq = 0;
+	if (l->ctx_size != BPFRR_RT_CTX_SLOTS + 4 * nr_slots || !l->blob_size)
+		return -EINVAL;
+	blob = malloc(l->blob_size);
+	insns = malloc((size_t)l->nr_insns * sizeof(*insns));
+	ctx = calloc(1, l->ctx_size);
+	user = l->user_size ? aligned_alloc(8, (l->user_size + 7) & ~7u) : NULL;
+	if (!blob || !insns || !ctx || (l->user_size && !user)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(blob, l->blob, l->blob_size);
+	ret = bpfrr_rt_apply_resolves(blob, l->blob_size, l->resolves, l->nr_resolves, failed_seq);
+	if (ret)
+		goto out;
+	memcpy(insns, l->insns, (size_t)l->nr_insns * sizeof(*insns));
+	for (i = 0; i < l->nr_kfunc_calls; i++) {
+		if (l->kfunc_calls[i] >= l->nr_insns) {
+			ret = -EINVAL;
+			goto out;
+		}
+		insns[l->kfunc_calls[i]].imm = kfunc_btf_id;
+	}
+	map_fd = bpfrr_rt_blob_map(blob, l->blob_size);
+	if (map_fd < 0) {
+		ret = map_fd;
+		goto out;
+	}
+	prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, NULL, 0);
+	if (prog_fd < 0) {
+		ret = prog_fd;
+		if (log && log_size)
+			prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, log, log_size);
+		goto out;
+	}
+	if (user) {
+		memcpy(user, l->user, l->user_size);
+		for (i = 0; i < l->nr_user_relocs; i++) {
+			uint64_t v;
+
+			if (l->user_size < 8 || l->user_relocs[i] > l->user_size - 8) {
+				ret = -EINVAL;
+				goto out;
+			}
+			memcpy(&v, user + l->user_relocs[i], 8);
+			v += (uintptr_t)user;
+			memcpy(user + l->user_relocs[i], &v, 8);
+		}
+	}
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.user_base = (uintptr_t)user;
+	memcpy(ctx, &hdr, sizeof(hdr));
+	for (i = 0; i < nr_slots; i++) {
+		int32_t fd = fds[i];
+
+		memcpy(ctx + BPFRR_RT_CTX_SLOTS + 4 * i, &fd, 4);
+	}
+	ret = bpfrr_rt_prog_run(prog_fd, ctx, l->ctx_size, NULL);
+	if (ret) {
+		*failed_seq = l->first_seq;
+		goto out;
+	}
+	memcpy(&hdr, ctx, sizeof(hdr));
+	if (hdr.err) {
+		/* the loader closed what it made */
+		*failed_seq = hdr.failed_seq;
+		ret = hdr.err < 0 ? hdr.err : -EPROTO;
+		goto out;
+	}
+	for (i = 0; i < l->nr_created; i++) {
+		int32_t fd;
+
+		memcpy(&fd, ctx + BPFRR_RT_CTX_SLOTS + 4 * l->created[i], 4);
+		fds[l->created[i]] = fd;
+		if (fd < 0)
+			ret = -EPROTO;
+	}
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	if (map_fd >= 0)
+		close(map_fd);
+	free(ctx);
+	free(user);
+	free(insns);
+	free(blob);
+	return ret;
+}
+
+/* --- a whole image ------------------------------------------------------------------- */
+
+static inline void bpfrr_rt_close(int *fds, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+/*
+ * Rebuilds the state: the kernel's kind checked, the path slots opened,
+ * the steps run in order.  On success fds[slot] holds every slot's fd and 0 is returned.  On failure
+ * every fd is closed (fds[] all -1), *failed_seq is the recorded seq of the
+ * failing call (0: no call failed: a path, the kernel's BTF, the blob map
+ * or a loader's load) and -errno is returned; if log is given, the
+ * verifier's log of a refused loader or the kernel's log of a failed call
+ * with a log buffer is copied there (NUL-terminated).
+ */
+static inline int bpfrr_rt_load(const struct bpfrr_rt_image *img, int *fds, uint64_t *failed_seq, char *log,
+				uint32_t log_size)
+{
+	int32_t kfunc_btf_id = 0;
+	uint32_t i;
+	int ret = 0;
+
+	*failed_seq = 0;
+	if (log && log_size)
+		log[0] = '\0';
+	for (i = 0; i < img->nr_slots; i++)
+		fds[i] = -1;
+	if (img->kernel != BPFRR_RT_KERNEL_ANY &&
+	    (access(BPFRR_RT_CMDS_LIST, F_OK) == 0) != (img->kernel == BPFRR_RT_KERNEL_PATCHED))
+		return -EOPNOTSUPP;
+	for (i = 0; i < img->nr_slots; i++) {
+		if (!img->slots[i].path)
+			continue;
+		fds[i] = open(img->slots[i].path, (int)img->slots[i].open_flags | O_CLOEXEC);
+		if (fds[i] < 0) {
+			ret = -errno;
+			goto fail;
+		}
+	}
+	for (i = 0; i < img->nr_steps; i++) {
+		if (img->steps[i].loader && img->steps[i].loader->nr_kfunc_calls) {
+			kfunc_btf_id = bpfrr_rt_kfunc_btf_id(BPFRR_RT_PERF_KFUNC);
+			if (kfunc_btf_id < 0) {
+				ret = kfunc_btf_id;
+				goto fail;
+			}
+			break;
+		}
+	}
+	for (i = 0; i < img->nr_steps; i++) {
+		const struct bpfrr_rt_step *s = &img->steps[i];
+
+		if (s->loader) {
+			ret = bpfrr_rt_run_loader(s->loader, kfunc_btf_id, fds, img->nr_slots, failed_seq, log,
+						  log_size);
+		} else {
+			char *call_log = NULL;
+			int64_t r = bpfrr_rt_exec_call(s->call, fds, log ? &call_log : NULL);
+
+			ret = r < 0 ? (int)r : 0;
+			if (ret)
+				*failed_seq = s->call->seq;
+			if (call_log && log && log_size)
+				snprintf(log, log_size, "%s", call_log);
+			free(call_log);
+		}
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	bpfrr_rt_close(fds, img->nr_slots);
+	return ret;
+}
+
+#endif /* BPFRR_HEADER_RUNTIME_H */

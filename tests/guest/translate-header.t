@@ -1,0 +1,147 @@
+#!/bin/sh
+# The header output of the translator as a standalone loader: the committed
+# traces of this arch (tests/data/traces/ARCH-*.trace) were translated on the
+# host with `bpfrr translate --format header --assume-caps stock-6.12` and
+# `patched-6.12` and each header compiled with tests/guest/header-loader.c
+# into a static program that has nothing of bpfrr's and no libbpf
+# ($BPFRR_ROOT/tests/guest/header/TRACE-stock|patched, Makefile.in). Here:
+#  - the loader made for this kernel's kind loads, and every object has the
+#    identity the recording saw (its verify table: program tags, types and
+#    names, map types, sizes, flags and names, BTF sizes, link programs);
+#  - while it holds them, the linked programs run when their events happen
+#    (translate-held.sh), and the programs are the kernel's (bpftool);
+#  - when it exits nothing it made is left, also when it runs out of fds
+#    half-way (ulimit -n): the failing recorded call is named;
+#  - the loader made for the other kind refuses to run and leaves nothing.
+. "$(dirname "$0")/fixtures-lib.sh"
+
+ROOT=${BPFRR_ROOT:-/opt/bpfrr}
+HDR=$ROOT/tests/guest/header
+HELD=$(cd "$(dirname "$0")" && pwd)/translate-held.sh
+
+if [ -e /sys/kernel/bpf/syscall_prog_cmds ]; then
+	kind=patched other=stock
+else
+	kind=stock other=patched
+fi
+case "$(uname -r)" in
+*-bpfrr-patched* | *-bpfrr-debug*) [ $kind = patched ] || fail "a patched kernel without syscall_prog_cmds" ;;
+*) [ $kind = stock ] || fail "a stock kernel with syscall_prog_cmds" ;;
+esac
+echo "kernel: $(uname -r) ($kind)"
+
+ids() {
+	bpftool "$1" show 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'
+}
+max_id() {
+	ids "$1" | sort -n | tail -n 1 | grep . || echo 0
+}
+newer_than() {
+	ids "$1" | awk -v max="$2" '$1 > max { n++ } END { print n + 0 }'
+}
+take_max() {
+	max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
+}
+# Maps leave the id table an RCU grace period after their program: wait up to 2 s.
+check_nothing_left() {
+	tries=0
+	while :; do
+		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
+		[ "$left" = "0 0 0 0" ] && break
+		tries=$((tries + 1))
+		[ $tries -lt 20 ] || break
+		sleep 0.1
+	done
+	[ "$left" = "0 0 0 0" ] && pass "$1: no program, map, link or BTF left" ||
+		fail "$1: objects left behind (progs maps links btf: $left)"
+}
+
+# min_ran TRACE: linked programs that must run (opensnoop's sys_enter_open and
+# sys_exit_open wait for open(2), which no shell tool makes on x86_64)
+min_ran() {
+	case "$BPFRR_ARCH-$1" in
+	x86_64-opensnoop) echo 2 ;;
+	*) echo all ;;
+	esac
+}
+
+nr=0
+for bin in "$HDR"/*-$kind; do
+	[ -x "$bin" ] || continue
+	nr=$((nr + 1))
+	name=${bin##*/}
+	trace=${name%-$kind}
+	echo "--- $name ($(wc -c <"$bin") bytes)"
+
+	take_max
+	rm -f "$name.ready"
+	"$bin" --hold "$name.ready" >"$name.out" 2>"$name.err" &
+	pid=$!
+	tries=0
+	while [ ! -e "$name.ready" ] && kill -0 $pid 2>/dev/null && [ $tries -lt 600 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	if [ ! -e "$name.ready" ]; then
+		kill $pid 2>/dev/null
+		wait $pid
+		fail "$name: did not load (status $?)"
+		sed 's/^/    /' "$name.out" "$name.err"
+		check_nothing_left "$name: after the failed load"
+		continue
+	fi
+	grep '^loaded: ' "$name.out"
+	if grep -q '^verify: [0-9]* checks, 0 mismatches' "$name.out"; then
+		pass "$name: loaded and verified: $(grep '^verify: ' "$name.out")"
+	else
+		fail "$name: the verify table has mismatches"
+		sed 's/^/    /' "$name.out"
+	fi
+	# the verify table's program ids are programs the kernel has
+	for id in $(awk '$3 == "id" && $4 == "-" { print $5 }' "$name.out"); do
+		bpftool prog show id "$id" >/dev/null 2>&1 || fail "$name: program id $id is not loaded"
+	done
+	# the linked programs run (the verify table's link rows name their ids)
+	if sh "$HELD" "$name" "$name.out" "" "$(min_ran "$trace")" >"$name.held" 2>&1; then
+		pass "$name: $(grep 'linked programs ran' "$name.held")"
+	else
+		fail "$name: translate-held.sh: $(grep -v '^held: [0-9]* of' "$name.held" | tr '\n' ' ')"
+	fi
+	kill -TERM $pid
+	wait $pid
+	st=$?
+	[ $st -eq 0 ] || fail "$name: exited $st after SIGTERM"
+	check_nothing_left "$name: after it exited"
+
+	# out of fds half-way: the failing call named, nothing left
+	failed_at=
+	for lim in 6 7 8 9 10; do
+		take_max
+		(ulimit -n $lim && exec "$bin") >"$name.lim$lim" 2>&1
+		st=$?
+		[ $st -eq 0 ] && continue
+		if [ $st -ne 1 ] || ! grep -q '^load failed: ' "$name.lim$lim"; then
+			fail "$name: with ulimit -n $lim: status $st"
+			sed 's/^/    /' "$name.lim$lim"
+		fi
+		grep -q 'holds fd' "$name.lim$lim" && fail "$name: fds left open: $(grep 'holds fd' "$name.lim$lim")"
+		check_nothing_left "$name: ulimit -n $lim ($(head -n 1 "$name.lim$lim"))"
+		seq=$(sed -n 's/^load failed: .* at recorded seq \([0-9]*\)$/\1/p' "$name.lim$lim")
+		[ -n "$seq" ] && [ "$seq" -gt 0 ] && failed_at="$failed_at $seq"
+	done
+	[ -n "$failed_at" ] && pass "$name: out of fds: failing recorded calls named (seq$failed_at)" ||
+		fail "$name: no run out of fds named a recorded call"
+
+	# the header for the other kind of kernel refuses to run here
+	take_max
+	"$HDR/$trace-$other" >"$name.other" 2>&1
+	st=$?
+	if [ $st -eq 1 ] && grep -q '^load failed: Operation not supported' "$name.other"; then
+		pass "$trace-$other: refused on a $kind kernel"
+	else
+		fail "$trace-$other on a $kind kernel: status $st: $(head -n 3 "$name.other" | tr '\n' ' ')"
+	fi
+	check_nothing_left "$trace-$other"
+done
+[ $nr -gt 0 ] || fail "no standalone loaders for $kind kernels in $HDR"
+finish
