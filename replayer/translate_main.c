@@ -183,6 +183,15 @@ int bpfrr_translate_main(int argc, char **argv)
 			return BPFRR_EXIT_USAGE;
 		}
 	}
+	if (oo.name) {
+		char ident[256];
+
+		bpfrr_header_ident(oo.name, ident, sizeof(ident));
+		if (strcmp(ident, oo.name)) {
+			fprintf(stderr, "bpfrr translate: --name '%s': not a C identifier (say %s)\n", oo.name, ident);
+			return BPFRR_EXIT_USAGE;
+		}
+	}
 	oo.trace = argv[optind];
 
 	/* an unreadable or corrupt trace is bad input (2); a call that cannot be translated, a failure (1) */
