@@ -422,12 +422,24 @@ static int generate(struct cg *g, const uint32_t *calls, uint32_t nr)
 
 	emit_init(&g->e, g->notes);
 	g->fail_label = emit_label(&g->e);
-	if (g->notes)
-		emit_note(&g->e, "r6 = ctx");
-	emit(&g->e, insn_mov_reg(REG_CTX, BPF_REG_1));
-	if (g->notes)
-		emit_note(&g->e, "r7 = blob (value of the map in fd_array[0])");
-	emit_ld_imm64(&g->e, REG_BLOB, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
+	if (g->l->ctx_in_blob) {
+		if (g->notes)
+			emit_note(&g->e, "r7 = blob (value of the map in fd_array[0])");
+		emit_ld_imm64(&g->e, REG_BLOB, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
+		if (g->notes)
+			emit_note(&g->e, "r6 = ctx: blob+0; a fresh report, the slots it makes -1");
+		emit(&g->e, insn_mov_reg(REG_CTX, REG_BLOB));
+		emit(&g->e, insn_st(BPF_DW, REG_CTX, 0, 0));
+		for (i = 0; i < g->l->nr_created; i++)
+			emit(&g->e, insn_st(BPF_W, REG_CTX, slot_ctx_off(g->l->created[i]), -1));
+	} else {
+		if (g->notes)
+			emit_note(&g->e, "r6 = ctx");
+		emit(&g->e, insn_mov_reg(REG_CTX, BPF_REG_1));
+		if (g->notes)
+			emit_note(&g->e, "r7 = blob (value of the map in fd_array[0])");
+		emit_ld_imm64(&g->e, REG_BLOB, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
+	}
 	for (i = 0; i < nr; i++)
 		emit_call(g, &g->ir->calls[calls[i]], calls[i], &g->l->calls[i]);
 	emit_cleanup(g);
@@ -452,6 +464,10 @@ int bpfrr_codegen(const struct bpfrr_ir *ir, const uint32_t *calls, uint32_t nr,
 		err[0] = '\0';
 	if (!nr)
 		return cg_fail(&g, -EINVAL, "a loader needs at least one call");
+	out->ctx_size = BPFRR_LOADER_CTX_SIZE(ir->nr_slots);
+	out->ctx_in_blob = flags & BPFRR_CG_CTX_IN_BLOB;
+	if (out->ctx_in_blob)
+		blob_size = align8(out->ctx_size);
 	out->calls = calloc(nr, sizeof(*out->calls));
 	out->created = calloc(nr, sizeof(*out->created));
 	if (!out->calls || !out->created) {
@@ -479,6 +495,11 @@ int bpfrr_codegen(const struct bpfrr_ir *ir, const uint32_t *calls, uint32_t nr,
 		if (c->result_slot >= 0)
 			out->created[out->nr_created++] = c->result_slot;
 	}
+	if (out->ctx_in_blob && user_size) {
+		ret = cg_fail(&g, -EOPNOTSUPP, "a %llu-byte user image, which a loader with its context "
+			      "in the blob cannot address", (unsigned long long)user_size);
+		goto fail;
+	}
 	out->blob_size = blob_size ? blob_size : 8;
 	out->user_size = user_size;
 	out->blob = calloc(1, out->blob_size);
@@ -487,12 +508,13 @@ int bpfrr_codegen(const struct bpfrr_ir *ir, const uint32_t *calls, uint32_t nr,
 		ret = cg_fail(&g, -ENOMEM, "out of memory");
 		goto fail;
 	}
+	if (out->ctx_in_blob)
+		memset(out->blob + BPFRR_LOADER_CTX_SLOTS, 0xff, out->ctx_size - BPFRR_LOADER_CTX_SLOTS);
 	for (i = 0; i < nr; i++) {
 		ret = fill_call(&g, &ir->calls[calls[i]], &out->calls[i]);
 		if (ret)
 			goto fail;
 	}
-	out->ctx_size = BPFRR_LOADER_CTX_SIZE(ir->nr_slots);
 
 	out->wide_jumps = flags & BPFRR_CG_WIDE_JUMPS;
 	ret = generate(&g, calls, nr);
@@ -548,8 +570,9 @@ void bpfrr_loader_print(const struct bpfrr_ir *ir, const struct bpfrr_loader *l,
 
 	fprintf(out, "loader: %u insns, blob %u bytes, user image %u bytes, ctx %u bytes (%u slots)\n",
 		l->nr_insns, l->blob_size, l->user_size, l->ctx_size, ir->nr_slots);
-	fprintf(out, "  %u pointer fixups, %u fd patches, %u fds made%s\n", l->nr_ptr_fixups,
-		l->nr_fd_patches, l->nr_created, l->wide_jumps ? ", wide jumps" : "");
+	fprintf(out, "  %u pointer fixups, %u fd patches, %u fds made%s%s\n", l->nr_ptr_fixups,
+		l->nr_fd_patches, l->nr_created, l->wide_jumps ? ", wide jumps" : "",
+		l->ctx_in_blob ? ", ctx at blob+0" : "");
 	for (i = 0; i < l->nr_calls; i++) {
 		const struct bpfrr_loader_call *lc = &l->calls[i];
 		const struct bpfrr_ir_call *c = &ir->calls[lc->call];

@@ -85,11 +85,22 @@ struct bpfrr_loader {
 	/* what the code does, for reports */
 	uint32_t nr_ptr_fixups, nr_fd_patches;
 	bool wide_jumps;		/* too long for 16-bit jump offsets: gotol used */
+	bool ctx_in_blob;		/* BPFRR_CG_CTX_IN_BLOB */
 };
 
 /* Flags */
 #define BPFRR_CG_NOTES		0x1	/* annotate instructions (disassembly) */
 #define BPFRR_CG_WIDE_JUMPS	0x2	/* force gotol to the cleanup (tests) */
+/*
+ * The context is the first ctx_size bytes of the blob instead of the
+ * program's context, and the loader does not read r1: for runners that
+ * cannot pass a context in (`bpftool prog run` of Debian's bpftool 7.1
+ * always asks for ctx_out, which syscall programs refuse).  The blob holds
+ * it initialised (header zero, slots -1); the loader sets err, failed_seq
+ * and the slots it makes to 0, 0, -1 first, so it can run again; no slot
+ * comes in from outside and there can be no user image (no user_base).
+ */
+#define BPFRR_CG_CTX_IN_BLOB	0x4
 
 /*
  * Can the loader make call c on a kernel with these caps?  If so, fills

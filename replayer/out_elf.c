@@ -519,11 +519,17 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, s
 	ret = check_plan(ir, &plan, caps_name, err, err_size);
 	if (ret)
 		goto out;
+	/* the image check first: it names the call, codegen's refusal would not */
 	ret = bpfrr_codegen(ir, &plan.order[plan.segs[0].first], plan.segs[0].nr, &caps, 0, &l, err,
 			    err_size);
 	if (ret)
 		goto out;
 	ret = check_user_image(ir, &l, caps_name, err, err_size);
+	if (ret)
+		goto out;
+	bpfrr_loader_free(&l);
+	ret = bpfrr_codegen(ir, &plan.order[plan.segs[0].first], plan.segs[0].nr, &caps, BPFRR_CG_CTX_IN_BLOB,
+			    &l, err, err_size);
 	if (ret)
 		goto out;
 
@@ -577,13 +583,6 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, s
 		goto out;
 
 	img->ctx_size = l.ctx_size;
-	img->ctx = malloc(l.ctx_size);
-	if (!img->ctx) {
-		ret = elf_fail(err, err_size, -ENOMEM, "out of memory");
-		goto out;
-	}
-	memset(img->ctx, 0, BPFRR_LOADER_CTX_SLOTS);
-	memset(img->ctx + BPFRR_LOADER_CTX_SLOTS, 0xff, l.ctx_size - BPFRR_LOADER_CTX_SLOTS);
 	img->nr_calls = l.nr_calls;
 	img->nr_insns = l.nr_insns;
 	img->blob_size = l.blob_size;
@@ -603,9 +602,8 @@ out:
 void bpfrr_elf_image_free(struct bpfrr_elf_image *img)
 {
 	free(img->obj);
-	free(img->ctx);
-	img->obj = img->ctx = NULL;
-	img->obj_size = img->ctx_size = 0;
+	img->obj = NULL;
+	img->obj_size = 0;
 }
 
 static int write_file(const char *path, const void *data, size_t size, char *err, size_t err_size)
@@ -629,25 +627,17 @@ int bpfrr_elf_write(const struct bpfrr_ir *ir, const char *path, const struct bp
 		    size_t err_size)
 {
 	struct bpfrr_elf_image img;
-	char *ctx_path = NULL;
 	int ret;
 
 	ret = bpfrr_elf_build(ir, o, &img, err, err_size);
 	if (ret)
 		return ret;
-	if (asprintf(&ctx_path, "%s.ctx", path) < 0) {
-		bpfrr_elf_image_free(&img);
-		return elf_fail(err, err_size, -ENOMEM, "out of memory");
-	}
 	ret = write_file(path, img.obj, img.obj_size, err, err_size);
 	if (!ret)
-		ret = write_file(ctx_path, img.ctx, img.ctx_size, err, err_size);
-	if (!ret)
 		printf("wrote %s: one %s loader of %u insns making %u calls (%u through the kfunc), "
-		       "%u-byte blob, planned for %s; run it with the %u-byte context %s\n",
+		       "%u-byte blob (its first %u bytes the loader's report), planned for %s\n",
 		       path, BPFRR_ELF_PROG_SEC, img.nr_insns, img.nr_calls, img.nr_kfunc_calls, img.blob_size,
-		       img.caps, img.ctx_size, ctx_path);
-	free(ctx_path);
+		       img.ctx_size, img.caps);
 	bpfrr_elf_image_free(&img);
 	return ret;
 }

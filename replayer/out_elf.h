@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * out_elf.h - `bpfrr translate --format elf`: the IR as a BPF object file
- * that unmodified libbpf tools load (`bpftool prog load`) and run
- * (`bpftool prog run ... ctx_in FILE repeat 0`).
+ * that unmodified libbpf tools load (`bpftool prog load OUT PIN`) and run
+ * (`bpftool prog run pinned PIN repeat 0`).
  *
  * An ELF object holds one loader program and no replayer: the IR is
  * planned at translate time for assumed caps (bpfrr_caps_assume():
@@ -21,17 +21,21 @@
  *                 call against that extern (libbpf finds the kfunc in the
  *                 kernel's BTF and makes it a BPF_PSEUDO_KFUNC_CALL)
  *   .data.blob    the blob, symbol bpfrr_blob: libbpf's global-data array
- *                 map ".data.blob", filled with it before the loader loads
+ *                 map ".data.blob", filled with it before the loader loads;
+ *                 its first bytes are the loader's context
+ *                 (BPFRR_CG_CTX_IN_BLOB: struct bpfrr_loader_ctx, then one
+ *                 s32 fd per slot), so nothing need be passed in: Debian's
+ *                 bpftool 7.1 cannot pass a context to a syscall program
+ *                 (it always asks for ctx_out, which the kernel refuses)
  *   license       "GPL"
  *   .BTF          int, u8[blob size], VAR bpfrr_blob, DATASEC .data.blob,
  *                 the loader's FUNC and FUNC_PROTO; for the kfunc its
  *                 FUNC_PROTO, an extern FUNC and DATASEC .ksyms
  *   .BTF.ext      one func_info record (the loader's FUNC)
  *   .symtab, .strtab
- * and next to it the context to run it with (OUT.ctx): struct
- * bpfrr_loader_ctx with every slot -1.  BPF_PROG_TEST_RUN writes the ctx
- * back (err, failed_seq, the fds made) into the caller's buffer; the
- * program's return value is 0 or the -errno of the failing call.
+ * The program's return value is 0, or the -errno of the failing call
+ * (after closing what it made); err, failed_seq and the fds made (numbers
+ * in the runner's fd table) stay in the blob map for the runner to read.
  */
 #ifndef BPFRR_OUT_ELF_H
 #define BPFRR_OUT_ELF_H
@@ -57,8 +61,7 @@ struct bpfrr_elf_opts {
 struct bpfrr_elf_image {
 	uint8_t *obj;		/* the ELF object */
 	size_t obj_size;
-	uint8_t *ctx;		/* the context to run it with */
-	uint32_t ctx_size;
+	uint32_t ctx_size;	/* the context at the start of the blob */
 	/* for reports */
 	uint32_t nr_calls, nr_insns, blob_size, nr_kfunc_calls;
 	char caps[32];		/* the caps it was planned for */
@@ -74,7 +77,7 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, s
 void bpfrr_elf_image_free(struct bpfrr_elf_image *img);
 
 /*
- * bpfrr_elf_build(), then the object to path and the context to path.ctx.
+ * bpfrr_elf_build(), then the object to path.
  * Prints one line saying what it wrote to stdout.  0, or -errno with err.
  */
 int bpfrr_elf_write(const struct bpfrr_ir *ir, const char *path, const struct bpfrr_elf_opts *o, char *err,

@@ -87,7 +87,7 @@ static struct bpfrr_caps caps_of(const char *name)
 	return caps;
 }
 
-/* The loader codegen makes for the whole IR as one run (what the object must hold). */
+/* The loader codegen makes for the whole IR as one run, its context in the blob (what the object must hold). */
 static void loader_of(const struct bpfrr_ir *ir, const char *caps_name, struct bpfrr_loader *l)
 {
 	struct bpfrr_caps caps = caps_of(caps_name);
@@ -96,7 +96,8 @@ static void loader_of(const struct bpfrr_ir *ir, const char *caps_name, struct b
 
 	ck_assert_int_eq(bpfrr_plan_make(ir, &caps, 0, &plan, err, sizeof(err)), 0);
 	ck_assert_uint_eq(plan.nr_segs, 1);
-	ck_assert_int_eq(bpfrr_codegen(ir, plan.order, plan.segs[0].nr, &caps, 0, l, err, sizeof(err)), 0);
+	ck_assert_int_eq(bpfrr_codegen(ir, plan.order, plan.segs[0].nr, &caps, BPFRR_CG_CTX_IN_BLOB, l, err,
+				       sizeof(err)), 0);
 	bpfrr_plan_free(&plan);
 }
 
@@ -210,14 +211,35 @@ START_TEST(sample_object)
 	ck_assert_uint_eq(sh.sh_flags, SHF_ALLOC | SHF_EXECINSTR);
 	ck_assert_uint_eq(d->d_size, l.nr_insns * sizeof(struct bpf_insn));
 	insns = d->d_buf;
-	ck_assert_int_eq(l.insns[1].code, BPF_LD | BPF_IMM | BPF_DW);
-	ck_assert_int_eq(l.insns[1].src_reg, BPF_PSEUDO_MAP_IDX_VALUE);
-	ck_assert_int_eq(insns[1].src_reg, 0);
+	ck_assert_int_eq(l.insns[0].code, BPF_LD | BPF_IMM | BPF_DW);
+	ck_assert_int_eq(l.insns[0].src_reg, BPF_PSEUDO_MAP_IDX_VALUE);
+	ck_assert_int_eq(insns[0].code, BPF_LD | BPF_IMM | BPF_DW);
+	ck_assert_int_eq(insns[0].src_reg, 0);
+	ck_assert_int_eq(insns[0].imm, 0);
 	ck_assert_int_eq(insns[1].imm, 0);
-	ck_assert_int_eq(insns[2].imm, 0);
-	ck_assert_int_eq(insns[1].dst_reg, BPF_REG_7);	/* the loader's blob register */
-	ck_assert(!memcmp(insns, l.insns, sizeof(*insns)));
+	ck_assert_int_eq(insns[0].dst_reg, BPF_REG_7);	/* the loader's blob register */
 	ck_assert(!memcmp(insns + 2, l.insns + 2, (l.nr_insns - 2) * sizeof(*insns)));
+	/* the context is blob+0 (r6 = r7), reset before the first call; r1 (a NULL ctx) is never read */
+	ck_assert_int_eq(insns[2].code, BPF_ALU64 | BPF_MOV | BPF_X);
+	ck_assert_int_eq(insns[2].dst_reg, BPF_REG_6);
+	ck_assert_int_eq(insns[2].src_reg, BPF_REG_7);
+	ck_assert_int_eq(insns[3].code, BPF_ST | BPF_MEM | BPF_DW);	/* err, failed_seq = 0 */
+	ck_assert_int_eq(insns[3].off, 0);
+	for (i = 0; i < 3; i++) {	/* slots 0..2 made: -1 */
+		ck_assert_int_eq(insns[4 + i].code, BPF_ST | BPF_MEM | BPF_W);
+		ck_assert_int_eq(insns[4 + i].dst_reg, BPF_REG_6);
+		ck_assert_int_eq(insns[4 + i].off, BPFRR_LOADER_CTX_SLOTS + 4 * i);
+		ck_assert_int_eq(insns[4 + i].imm, -1);
+	}
+	for (i = 0; i < l.nr_insns; i++) {	/* the first mention of r1 sets it */
+		if (insns[i].src_reg != BPF_REG_1 && insns[i].dst_reg != BPF_REG_1)
+			continue;
+		ck_assert_int_eq(insns[i].dst_reg, BPF_REG_1);
+		ck_assert(insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) ||
+			  insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_K) || BPF_CLASS(insns[i].code) == BPF_LDX);
+		break;
+	}
+	ck_assert_uint_lt(i, l.nr_insns);
 	ck_assert_uint_eq(img.nr_insns, l.nr_insns);
 	ck_assert_uint_eq(img.nr_calls, 4);
 	ck_assert_uint_eq(img.nr_kfunc_calls, 0);
@@ -238,7 +260,7 @@ START_TEST(sample_object)
 	ck_assert_uint_eq(sh.sh_info, elf_ndxscn(obj_sec(&o, "syscall", &sh)));
 	ck_assert_uint_eq(d->d_size, sizeof(Elf64_Rel));
 	ck_assert_ptr_nonnull(gelf_getrel(d, 0, &rel));
-	ck_assert_uint_eq(rel.r_offset, 8);
+	ck_assert_uint_eq(rel.r_offset, 0);
 	ck_assert_uint_eq(GELF_R_TYPE(rel.r_info), 1 /* R_BPF_64_64 */);
 	ck_assert_str_eq(sym_name(&o, GELF_R_SYM(rel.r_info), &sym), "bpfrr_blob");
 	ck_assert_int_eq(GELF_ST_BIND(sym.st_info), STB_GLOBAL);
@@ -252,10 +274,12 @@ START_TEST(sample_object)
 	ck_assert_int_eq(GELF_ST_BIND(sym.st_info), STB_GLOBAL);
 	ck_assert_uint_eq(sym.st_size, l.nr_insns * sizeof(struct bpf_insn));
 
-	/* the context: header zero, every slot -1 */
+	/* the context at blob+0: header zero, every slot -1 */
 	ck_assert_uint_eq(img.ctx_size, BPFRR_LOADER_CTX_SIZE(ir->nr_slots));
+	ck_assert_uint_eq(l.ctx_size, img.ctx_size);
+	d = obj_data(&o, ".data.blob", &sh);
 	for (i = 0; i < img.ctx_size; i++)
-		ck_assert_uint_eq(img.ctx[i], i < BPFRR_LOADER_CTX_SLOTS ? 0 : 0xff);
+		ck_assert_uint_eq(((uint8_t *)d->d_buf)[i], i < BPFRR_LOADER_CTX_SLOTS ? 0 : 0xff);
 
 	elf_end(o.elf);
 	bpfrr_loader_free(&l);
@@ -478,19 +502,18 @@ START_TEST(refusals)
 }
 END_TEST
 
-/* bpfrr_elf_write: the object and OUT.ctx, byte for byte what build made. */
+/* bpfrr_elf_write: the object, byte for byte what build made. */
 START_TEST(write_files)
 {
 	struct bpfrr_ir *ir = sample_ir(0);
 	struct bpfrr_elf_image img;
-	char dir[] = "/tmp/bpfrr-elf-XXXXXX", path[64], ctx_path[80], err[256];
+	char dir[] = "/tmp/bpfrr-elf-XXXXXX", path[64], err[256];
 	uint8_t buf[65536];
 	size_t n;
 	FILE *f;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/s.bpf.o", dir);
-	snprintf(ctx_path, sizeof(ctx_path), "%s.ctx", path);
 	ck_assert_int_eq(bpfrr_elf_build(ir, NULL, &img, err, sizeof(err)), 0);
 	ck_assert_int_eq(bpfrr_elf_write(ir, path, NULL, err, sizeof(err)), 0);
 	f = fopen(path, "rb");
@@ -499,13 +522,6 @@ START_TEST(write_files)
 	fclose(f);
 	ck_assert_uint_eq(n, img.obj_size);
 	ck_assert(!memcmp(buf, img.obj, n));
-	f = fopen(ctx_path, "rb");
-	ck_assert_ptr_nonnull(f);
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	ck_assert_uint_eq(n, img.ctx_size);
-	ck_assert(!memcmp(buf, img.ctx, n));
-	unlink(ctx_path);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/no/such/dir.bpf.o", dir);
 	ck_assert_int_eq(bpfrr_elf_write(ir, path, NULL, err, sizeof(err)), -ENOENT);
