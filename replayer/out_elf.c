@@ -349,7 +349,7 @@ static bool valid_prog_name(const char *s)
 {
 	size_t i;
 
-	if (!s[0] || strlen(s) >= 16 || (s[0] >= '0' && s[0] <= '9'))
+	if (!s[0] || (s[0] >= '0' && s[0] <= '9'))
 		return false;
 	for (i = 0; s[i]; i++)
 		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
@@ -501,7 +501,7 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, s
 	memset(secs, 0, sizeof(secs));
 	if (!valid_prog_name(prog_name))
 		return elf_fail(err, err_size, -EINVAL,
-				"program name '%s': a C identifier of at most 15 characters expected",
+				"program name '%s': not a C identifier",
 				prog_name);
 	if (bpfrr_caps_assume(&caps, caps_name))
 		return elf_fail(err, err_size, -EINVAL, "--assume-caps '%s': one of %s", caps_name,

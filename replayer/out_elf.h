@@ -54,8 +54,8 @@
 
 struct bpfrr_elf_opts {
 	const char *caps;	/* bpfrr_caps_assume() name; NULL: BPFRR_ELF_DEFAULT_CAPS */
-	const char *name;	/* the program's name (a C identifier, at most 15 chars);
-				 * NULL: BPFRR_ELF_DEFAULT_NAME */
+	const char *name;	/* the program's symbol (a C identifier; the kernel keeps
+				 * its first 15 characters); NULL: BPFRR_ELF_DEFAULT_NAME */
 };
 
 struct bpfrr_elf_image {

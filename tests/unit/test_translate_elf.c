@@ -458,8 +458,9 @@ START_TEST(refusals)
 			 "(none); the elf format needs every call in the loader: try --assume-caps patched-6.12");
 	ck_assert_int_eq(bpfrr_elf_build(ir, &(struct bpfrr_elf_opts){ .caps = "bogus" }, &img, err, sizeof(err)),
 			 -EINVAL);
-	ck_assert_int_eq(bpfrr_elf_build(ir, &(struct bpfrr_elf_opts){ .name = "way_too_long_a_name" }, &img, err,
-					 sizeof(err)), -EINVAL);
+	ck_assert_int_eq(bpfrr_elf_build(ir, &(struct bpfrr_elf_opts){ .name = "9lives" }, &img, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_str_eq(err, "program name '9lives': not a C identifier");
 	ck_assert_int_eq(bpfrr_elf_build(ir, &(struct bpfrr_elf_opts){ .name = "a-b" }, &img, err, sizeof(err)),
 			 -EINVAL);
 	/* a log buffer is a user pointer on the patched kernel too */
