@@ -14,7 +14,8 @@
 #    run fails with EEXIST on the first pin (the report names its seq) and
 #    leaves no object behind;
 #  - fx_onemap (a raw tracepoint): loads and runs (its objects die with
-#    bpftool's fds, so only the return value says they were made);
+#    bpftool's fds: the return value and the fds in the report, read while
+#    the loader is pinned, say they were made);
 #  - elf-perf-loader (a CPU-clock perf event stored in a perf event array,
 #    opened by the bpf_perf_event_open kfunc the object declares as an
 #    extern: libbpf resolves it);
@@ -54,25 +55,31 @@ translate_elf() {
 	"$BPFRR" translate --format elf "$@" -o "$te_name.bpf.o" "$te_name.trace" >"$te_name.tr" 2>"$te_name.tr.err"
 }
 
-# report_of PIN: "ERR SEQ", the first two u32 of the loader's blob map
+# report_of PIN NBYTES: the first NBYTES of the loader's blob map (its
+# context: err, failed_seq, user_base, one fd per slot) as signed u32s
 # (bpftool -j map lookup prints the value as "0x.." bytes)
 report_of() {
 	ro_map=$(bpftool prog show pinned "$1" | sed -n 's/.*map_ids \([0-9]*\).*/\1/p')
 	[ -n "$ro_map" ] || return 1
 	bpftool -j map lookup id "$ro_map" key 0 0 0 0 2>/dev/null |
-		sed -n 's/.*"value":\["\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' '\n' | head -n 8 |
-		awk '{ v = 0; for (i = 3; i <= 4; i++) v = v * 16 + index("0123456789abcdef", substr($0, i, 1)) - 1
-		       b[NR] = v }
-		     END { if (NR < 8) exit 1
-			   printf "%d %d\n", b[1] + 256 * (b[2] + 256 * (b[3] + 256 * b[4])) - (b[4] >= 128 ? 4294967296 : 0),
-				  b[5] + 256 * (b[6] + 256 * (b[7] + 256 * b[8])) }'
+		sed -n 's/.*"value":\["\([^]]*\)\].*/\1/p' | tr -d '"' | tr ',' '\n' | head -n "$2" |
+		awk '{ b[NR] = (index("0123456789abcdef", substr($0, 3, 1)) - 1) * 16 +
+			      index("0123456789abcdef", substr($0, 4, 1)) - 1 }
+		     END { if (NR < 16) exit 1
+			   for (i = 1; i + 3 <= NR; i += 4) {
+				v = b[i] + 256 * (b[i + 1] + 256 * (b[i + 2] + 256 * b[i + 3]))
+				if (b[i + 3] >= 128) v -= 4294967296
+				printf "%s%d", (i > 1 ? " " : ""), v
+			   }
+			   printf "\n" }'
 }
 
 # elf_run NAME: bpftool loads NAME.bpf.o (pinned while it runs) and runs it;
-# sets elf_ret to the printed return value, elf_report to report_of's.
+# sets elf_ret to the printed return value, elf_report to "ERR FAILED_SEQ"
+# of the loader's report and elf_fds to the fds of its slots.
 elf_run() {
 	er_pin=/sys/fs/bpf/elf_$1
-	elf_ret= elf_report=
+	elf_ret= elf_report= elf_fds=
 	rm -f "$er_pin"
 	if ! bpftool prog load "$1.bpf.o" "$er_pin" >"$1.load" 2>&1; then
 		fail "$1: bpftool prog load $1.bpf.o failed: $(tail -n 5 "$1.load")"
@@ -88,8 +95,23 @@ elf_run() {
 	fi
 	elf_ret=$(sed -n 's/^Return value: \([0-9]*\),.*/\1/p' "$1.run")
 	[ -n "$elf_ret" ] || fail "$1: bpftool prog run printed no return value: $(cat "$1.run")"
-	elf_report=$(report_of "$er_pin") || fail "$1: no report in the blob map"
+	er_size=$(sed -n "s/.*its first \([0-9]*\) bytes the loader's report.*/\1/p" "$1.tr")
+	if er_ctx=$(report_of "$er_pin" "$er_size"); then
+		elf_report=$(echo "$er_ctx" | cut -d' ' -f1-2)
+		elf_fds=$(echo "$er_ctx" | cut -d' ' -f5-)
+	else
+		fail "$1: no report in the blob map"
+	fi
 	rm -f "$er_pin"
+	return 0
+}
+
+# ran_ok NAME: the run succeeded: return value 0, err 0, every slot an fd
+ran_ok() {
+	[ "$elf_ret" = 0 ] && [ "$elf_report" = "0 0" ] && [ -n "$elf_fds" ] || return 1
+	for fd in $elf_fds; do
+		[ "$fd" -ge 0 ] || return 1
+	done
 	return 0
 }
 
@@ -128,10 +150,10 @@ if record loadall bpftool prog loadall "$FX/fx_loadall.bpf.o" "$pins/progs" pinm
 			grep -v '^wrote ' loadall.tr >loadall.explain
 			before_progs=$(ids prog)
 			if elf_run loadall; then
-				if [ "$elf_ret" = 0 ] && [ "$elf_report" = "0 0" ]; then
-					pass "loadall: bpftool prog run: return value 0, report err 0"
+				if ran_ok; then
+					pass "loadall: bpftool prog run: return value 0, report err 0, fds $elf_fds"
 				else
-					fail "loadall: bpftool prog run: return value $elf_ret, report '$elf_report'"
+					fail "loadall: bpftool prog run: return value $elf_ret, report '$elf_report', fds '$elf_fds'"
 				fi
 				describe_pins "$pins" >loadall.repins
 				if cmp -s loadall.pins loadall.repins; then
@@ -187,10 +209,10 @@ if record onemap "$FX/fx_onemap"; then
 		pass "onemap: $(cat onemap.tr)"
 		if elf_run onemap; then
 			if $patched; then
-				if [ "$elf_ret" = 0 ]; then
-					pass "onemap: bpftool prog run: return value 0"
+				if ran_ok; then
+					pass "onemap: bpftool prog run: return value 0, report err 0, fds $elf_fds"
 				else
-					fail "onemap: bpftool prog run: return value $elf_ret"
+					fail "onemap: bpftool prog run: return value $elf_ret, report '$elf_report', fds '$elf_fds'"
 				fi
 			elif [ "$elf_ret" != 0 ]; then
 				# the raw tracepoint name is in the blob: a user pointer on stock 6.12
@@ -222,10 +244,10 @@ if record perf "$ROOT/tests/guest/elf-perf-loader"; then
 			grep -q '(1 through the kfunc)' perf.tr ||
 				fail "perf: the perf event is not opened through the kfunc"
 			if elf_run perf; then
-				if [ "$elf_ret" = 0 ] && [ "$elf_report" = "0 0" ]; then
-					pass "perf: bpftool prog run: return value 0 (libbpf resolved the bpf_perf_event_open extern; the event is in the map)"
+				if ran_ok; then
+					pass "perf: bpftool prog run: return value 0, fds $elf_fds (libbpf resolved the bpf_perf_event_open extern; the event is in the map)"
 				else
-					fail "perf: bpftool prog run: return value $elf_ret, report '$elf_report'"
+					fail "perf: bpftool prog run: return value $elf_ret, report '$elf_report', fds '$elf_fds'"
 				fi
 			fi
 		else
@@ -259,10 +281,10 @@ if record array "$ROOT/tests/guest/elf-perf-loader" array; then
 	if translate_elf array "$@"; then
 		pass "array: $(cat array.tr)"
 		if elf_run array; then
-			if [ "$elf_ret" = 0 ] && [ "$elf_report" = "0 0" ]; then
-				pass "array: bpftool prog run: return value 0, report err 0"
+			if ran_ok; then
+				pass "array: bpftool prog run: return value 0, report err 0, fds $elf_fds"
 			else
-				fail "array: bpftool prog run: return value $elf_ret, report '$elf_report'"
+				fail "array: bpftool prog run: return value $elf_ret, report '$elf_report', fds '$elf_fds'"
 			fi
 		fi
 	else
