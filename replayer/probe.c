@@ -34,11 +34,10 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include <bpf/btf.h>
-
 #include "bpf_abi.h"
 #include "caps.h"
 #include "emit.h"
+#include "header_runtime.h"
 #include "run.h"
 
 #define PROBE_SIZE	4097u	/* > PAGE_SIZE: __sys_bpf() says -E2BIG without reading */
@@ -259,27 +258,20 @@ out:
 	return ret;
 }
 
-#define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
-#define PERF_KFUNC	"bpf_perf_event_open"
-
 /*
  * The series' perf event kfunc, by its name in the kernel's BTF (how
- * loaders find any kfunc).  Parsing the BTF file issues no bpf() call.
- * A kernel without BTF or without the kfunc leaves caps as they are.
+ * loaders find any kfunc), with the raw BTF scan the generated headers use
+ * (header_runtime.h).  Reading the BTF file issues no bpf() call.  A kernel
+ * without BTF or without the kfunc leaves caps as they are.
  */
 static void probe_perf_kfunc(struct bpfrr_caps *caps)
 {
-	struct btf *vmlinux = btf__parse_raw(VMLINUX_BTF);
-	int id;
+	int32_t id = bpfrr_rt_kfunc_btf_id(BPFRR_RT_PERF_KFUNC);
 
-	if (!vmlinux)
-		return;
-	id = btf__find_by_name_kind(vmlinux, PERF_KFUNC, BTF_KIND_FUNC);
 	if (id > 0) {
 		caps->perf_event_open = true;
 		caps->perf_event_open_btf_id = id;
 	}
-	btf__free(vmlinux);
 }
 
 /* What a pointer probe's answer says. */

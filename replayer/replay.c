@@ -13,6 +13,7 @@
 #include "bpf_abi.h"
 #include "codegen.h"
 #include "exec.h"
+#include "header_runtime.h"
 #include "replay.h"
 #include "run.h"
 
@@ -60,46 +61,10 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 
 /* --- replay-time values --------------------------------------------------- */
 
-static int read_number(const char *path, uint64_t *val)
-{
-	char buf[64], *end;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = '\0';
-	errno = 0;
-	*val = strtoull(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n'))
-		return -EINVAL;
-	return 0;
-}
-
+/* the runtime of the generated headers looks them up (header_runtime.h) */
 static int resolve_one(const struct bpfrr_ir_resolve *rs, uint64_t *val, char *where, size_t size)
 {
-	static const char *const tracefs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	size_t i;
-	int ret = -ENOENT;
-
-	if (strstr(rs->name, "..") || rs->name[0] == '/')
-		return -EINVAL;
-	if (rs->kind == BPFRR_IR_RESOLVE_PMU_TYPE) {
-		snprintf(where, size, "/sys/bus/event_source/devices/%s/type", rs->name);
-		return read_number(where, val);
-	}
-	for (i = 0; i < sizeof(tracefs) / sizeof(tracefs[0]); i++) {
-		snprintf(where, size, "%s/events/%s/id", tracefs[i], rs->name);
-		ret = read_number(where, val);
-		if (ret != -ENOENT)
-			break;
-	}
-	return ret;
+	return bpfrr_rt_resolve_value(rs->kind, rs->name, val, where, size);
 }
 
 static int resolve_values(struct bpfrr_replay *r)

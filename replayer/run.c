@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * run.c - load and run a syscall program with its blob (see run.h).
+ * run.c - load and run a syscall program with its blob (see run.h), with
+ * the runtime of the generated headers (header_runtime.h): a replay and a
+ * standalone loader make their blob maps and load and run their loaders
+ * with the same code.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "header_runtime.h"
 #include "run.h"
 
 #define VERIFIER_LOG_SIZE	(16u << 20)
@@ -22,28 +26,6 @@ uint64_t bpfrr_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static int load_prog(const struct bpf_insn *insns, uint32_t nr_insns, const char *name, int blob_fd,
-		     char *log, uint32_t log_size)
-{
-	static const char license[] = "GPL";
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = nr_insns;
-	attr.license = (uintptr_t)license;
-	attr.fd_array = (uintptr_t)&blob_fd;
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
-	if (log) {
-		attr.log_level = 1;
-		attr.log_buf = (uintptr_t)log;
-		attr.log_size = log_size;
-	}
-	return bpfrr_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
-}
-
 int bpfrr_run_syscall_prog(const struct bpf_insn *insns, uint32_t nr_insns, const char *name,
 			   const void *blob, uint32_t blob_size, void *ctx, uint32_t ctx_size,
 			   void *blob_out, struct bpfrr_run_result *res, char *err, size_t err_size)
@@ -54,35 +36,20 @@ int bpfrr_run_syscall_prog(const struct bpf_insn *insns, uint32_t nr_insns, cons
 	uint64_t t0 = bpfrr_now_ns();
 
 	memset(res, 0, sizeof(*res));
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = blob_size;
-	attr.max_entries = 1;
-	snprintf(attr.map_name, sizeof(attr.map_name), "bpfrr_blob");
-	map_fd = bpfrr_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	map_fd = bpfrr_rt_blob_map(blob, blob_size);
 	if (map_fd < 0) {
 		ret = map_fd;
-		snprintf(err, err_size, "creating the %u-byte blob map: %s", blob_size, strerror(-ret));
+		snprintf(err, err_size, "creating and filling the %u-byte blob map: %s", blob_size, strerror(-ret));
 		goto out;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)blob;
-	ret = bpfrr_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
-	if (ret < 0) {
-		snprintf(err, err_size, "storing the blob: %s", strerror(-ret));
-		goto out;
-	}
-	prog_fd = load_prog(insns, nr_insns, name, map_fd, NULL, 0);
+	prog_fd = bpfrr_rt_prog_load(insns, nr_insns, name, map_fd, NULL, 0);
 	if (prog_fd < 0) {
 		char *log = malloc(VERIFIER_LOG_SIZE);
 
 		ret = prog_fd;
 		if (log) {
 			log[0] = '\0';
-			prog_fd = load_prog(insns, nr_insns, name, map_fd, log, VERIFIER_LOG_SIZE);
+			prog_fd = bpfrr_rt_prog_load(insns, nr_insns, name, map_fd, log, VERIFIER_LOG_SIZE);
 			res->verifier_log = log;
 		}
 		snprintf(err, err_size, "the kernel refused the %u-insn %s program: %s", nr_insns, name,
@@ -92,17 +59,12 @@ int bpfrr_run_syscall_prog(const struct bpf_insn *insns, uint32_t nr_insns, cons
 	res->t_load_ns = bpfrr_now_ns() - t0;
 
 	t0 = bpfrr_now_ns();
-	memset(&attr, 0, sizeof(attr));
-	attr.test.prog_fd = prog_fd;
-	attr.test.ctx_in = (uintptr_t)ctx;
-	attr.test.ctx_size_in = ctx_size;
-	ret = bpfrr_sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr));
+	ret = bpfrr_rt_prog_run(prog_fd, ctx, ctx_size, &res->retval);
 	res->t_run_ns = bpfrr_now_ns() - t0;
 	if (ret < 0) {
 		snprintf(err, err_size, "running the %s program: %s", name, strerror(-ret));
 		goto out;
 	}
-	res->retval = attr.test.retval;
 	if (blob_out) {
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = map_fd;
