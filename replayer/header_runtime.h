@@ -713,12 +713,13 @@ static inline void bpfrr_rt_close(int *fds, uint32_t nr)
 
 /*
  * Rebuilds the state: the kernel's kind checked, the path slots opened,
- * the steps run in order.  On success fds[slot] holds every slot's fd and 0 is returned.  On failure
- * every fd is closed (fds[] all -1), *failed_seq is the recorded seq of the
- * failing call (0: no call failed: a path, the kernel's BTF, the blob map
- * or a loader's load) and -errno is returned; if log is given, the
- * verifier's log of a refused loader or the kernel's log of a failed call
- * with a log buffer is copied there (NUL-terminated).
+ * the steps run in order.  On success fds[slot] holds every slot's fd and
+ * 0 is returned.  On failure every fd is closed (fds[] all -1),
+ * *failed_seq is the recorded seq of the failing call (0: no call failed:
+ * the kernel's kind, a path, the kernel's BTF, the blob map or a loader's
+ * load) and -errno is returned; if log is given, the verifier's log of a
+ * refused loader or the kernel's log of a failed call with a log buffer is
+ * copied there (NUL-terminated).
  */
 static inline int bpfrr_rt_load(const struct bpfrr_rt_image *img, int *fds, uint64_t *failed_seq, char *log,
 				uint32_t log_size)
