@@ -1289,7 +1289,7 @@ START_TEST(cli_exit_statuses)
 	ck_assert_int_eq(stat("/dev/null", &st), 0);
 	ck_assert(S_ISCHR(st.st_mode));
 	ck_assert_int_eq(translate_cli(trace, out, "--until=0"), BPFRR_EXIT_USAGE);
-	ck_assert_int_eq(translate_cli(trace, out, "--format=elf"), BPFRR_EXIT_USAGE);
+	ck_assert_int_eq(translate_cli(trace, out, "--format=bogus"), BPFRR_EXIT_USAGE);
 	/* truncated: translated, exit 3 */
 	write_bytes(trace, t, len - 40);
 	ck_assert_int_eq(translate_cli(trace, out, NULL), BPFRR_EXIT_TRUNCATED);
