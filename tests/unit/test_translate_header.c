@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 #include "../../replayer/header_runtime.h"
 #include "../../replayer/out_header.h"
 #include "../../replayer/plan.h"
+#include "../../replayer/replay.h"
+#include "../guest/replay-sample.h"
 
 static char data_dir[4096];
 
@@ -365,6 +368,68 @@ START_TEST(patched_opensnoop_in_one_loader)
 }
 END_TEST
 
+/*
+ * What the committed traces do not have: a slot opened by path, a
+ * user-space call with fds in its attr and a log buffer, slot names that
+ * collide as identifiers.  The header says so and compiles.
+ */
+START_TEST(path_slot_user_call_and_collisions)
+{
+	struct bpfrr_ir *ir = sample_ir(SAMPLE_RAW_TP);
+	char *text, path[] = "/tmp/bpfrr-test-header-XXXXXX.h", cmd[512];
+	union bpf_attr a;
+	int cg, twin, c, fd;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(ir);
+	cg = bpfrr_ir_add_path_slot(ir, BPFRR_OBJ_CGROUP, "cgroup./sys/fs/cgroup", "/sys/fs/cgroup",
+				    O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(cg, 0);
+	twin = bpfrr_ir_add_slot(ir, BPFRR_OBJ_LINK, "map_counts");
+	ck_assert_int_ge(twin, 0);
+	memset(&a, 0, sizeof(a));
+	a.attach_type = BPF_CGROUP_INET_INGRESS;
+	/* PROG_ATTACH: not a stock bpf_sys_bpf() command, a user-space step */
+	c = bpfrr_ir_add_call(ir, 30, BPFRR_IR_BPF, BPF_PROG_ATTACH, &a, SAMPLE_ATTR_END(attach_flags));
+	ck_assert_int_ge(c, 0);
+	ck_assert_int_ge(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, target_fd), cg,
+					    BPFRR_IR_REF_FIELD), 0);
+	ck_assert_int_ge(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, attach_bpf_fd),
+					    SAMPLE_SLOT_PROG, BPFRR_IR_REF_FIELD), 0);
+	/* a made-up call making the twin, from user space too (BPF_LINK_GET_FD_BY_ID is not stock's) */
+	memset(&a, 0, sizeof(a));
+	c = bpfrr_ir_add_call(ir, 31, BPFRR_IR_BPF, BPF_LINK_GET_FD_BY_ID, &a, SAMPLE_ATTR_END(open_flags));
+	ck_assert_int_ge(c, 0);
+	ck_assert_int_ge(bpfrr_ir_set_result(ir, c, twin), 0);
+	ck_assert_int_eq(bpfrr_ir_force_log(ir, 0, 4096), 0);
+
+	text = header_text(ir, "stock-6.12");
+	expect(text, "synthetic", "\t\t.path = \"/sys/fs/cgroup\",\n\t\t.open_flags = 0x%x,\n", O_RDONLY | O_DIRECTORY);
+	expect(text, "synthetic", "\tint cgroup_sys_fs_cgroup;");
+	expect(text, "synthetic", "\tint map_counts;");
+	expect(text, "synthetic", "\tint map_counts_%d;", twin);
+	expect(text, "synthetic", "\t{ -1, %zu, %d },\t/* field of cgroup_sys_fs_cgroup */\n",
+	       offsetof(union bpf_attr, target_fd), cg);
+	expect(text, "synthetic", "\t.seq = 30,\n\t.op = 1,\n\t.cmd = %d,\n\t.result_slot = -1,\n", BPF_PROG_ATTACH);
+	expect(text, "synthetic", "\t.seq = 31,\n\t.op = 1,\n\t.cmd = %d,\n\t.result_slot = %d,\n",
+	       BPF_LINK_GET_FD_BY_ID, twin);
+
+	fd = mkstemps(path, 2);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fputs("int hdr_main(void);\nint hdr_main(void)\n{\n\tstruct hdr obj;\n\tint ret = hdr__load(&obj);\n\n"
+	      "\thdr__destroy(&obj);\n\treturn ret;\n}\n", f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "gcc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -x c %s", path);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	unlink(path);
+	free(text);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 START_TEST(bad_names_refused)
 {
 	struct bpfrr_ir *ir = trace_ir("x86_64-fx_onemap");
@@ -393,6 +458,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, slot_names_become_identifiers);
 	tcase_add_test(tc, header_matches_the_plan);
 	tcase_add_test(tc, patched_opensnoop_in_one_loader);
+	tcase_add_test(tc, path_slot_user_call_and_collisions);
 	tcase_add_test(tc, bad_names_refused);
 	suite_add_tcase(s, tc);
 	return s;
