@@ -18,10 +18,12 @@
 #include <linux/btf.h>
 #include <linux/perf_event.h>
 
+#include "bpf_abi.h"
 #include "caps.h"
 #include "codegen.h"
 #include "out_elf.h"
 #include "plan.h"
+#include "replay.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247
@@ -330,6 +332,57 @@ static int check_user_image(const struct bpfrr_ir *ir, const struct bpfrr_loader
 	return elf_fail(err, err_size, -EOPNOTSUPP, "the loader needs a %u-byte user image", l->user_size);
 }
 
+/* --- --pin: BPF_OBJ_PIN calls appended for the objects alive at the replay point --- */
+
+/*
+ * What `bpfrr replay --pin DIR` does after a replay, as calls of the loader:
+ * each KEEP map, program and link pinned as DIR/NAME (bpfrr_slot_pin_name()),
+ * in slot order, after every recorded call.  They get seqs after the
+ * recording's last call, so a failing one is named in the loader's report.
+ */
+static int add_pins(struct bpfrr_ir *ir, const char *dir, uint32_t *nr_pins, char *err, size_t err_size)
+{
+	uint32_t i, nr_slots = ir->nr_slots;
+	uint64_t seq = ir->nr_recorded;
+	int ret;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (ir->calls[i].seq > seq)
+			seq = ir->calls[i].seq;
+	*nr_pins = 0;
+	for (i = 0; i < nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &ir->slots[i];
+		union bpf_attr attr;
+		char name[128], path[4096];
+		uint32_t attr_size = offsetof(union bpf_attr, file_flags) + sizeof(attr.file_flags);
+		int c;
+
+		if (!(s->flags & BPFRR_IR_SLOT_KEEP) || s->source != BPFRR_IR_SLOT_CALL ||
+		    (s->kind != BPFRR_OBJ_MAP && s->kind != BPFRR_OBJ_PROG && s->kind != BPFRR_OBJ_LINK))
+			continue;
+		bpfrr_slot_pin_name(s, i, name, sizeof(name));
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+			return elf_fail(err, err_size, -ENAMETOOLONG, "--pin %s: the path of slot %u is too long",
+					dir, i);
+		memset(&attr, 0, sizeof(attr));
+		attr.bpf_fd = -1;
+		c = bpfrr_ir_add_call(ir, ++seq, BPFRR_IR_BPF, BPF_OBJ_PIN, &attr, attr_size);
+		if (c < 0)
+			return elf_fail(err, err_size, c, "--pin: adding the call for slot %u: %s", i, strerror(-c));
+		ir->calls[c].flags |= BPFRR_IR_CALL_GLOBAL;
+		ret = bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, pathname),
+				       "attr.pathname", path, strlen(path) + 1, BPFRR_DIR_IN, BPFRR_CONTENT_PATH);
+		if (ret >= 0)
+			ret = bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, bpf_fd), i,
+						 BPFRR_IR_REF_FIELD);
+		if (ret < 0)
+			return elf_fail(err, err_size, ret, "--pin: building the call for slot %u: %s", i,
+					strerror(-ret));
+		(*nr_pins)++;
+	}
+	return 0;
+}
+
 /* --- the object ------------------------------------------------------------------ */
 
 enum {
@@ -482,9 +535,12 @@ static int layout(struct section *secs, struct bpfrr_elf_image *img, char *err, 
 	return 0;
 }
 
-int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, struct bpfrr_elf_image *img,
+int bpfrr_elf_build(const struct bpfrr_ir *ir_in, const struct bpfrr_elf_opts *o, struct bpfrr_elf_image *img,
 		    char *err, size_t err_size)
 {
+	const char *pin_dir = o ? o->pin_dir : NULL;
+	struct bpfrr_ir *ir_pins = NULL;
+	const struct bpfrr_ir *ir = ir_in;
 	const char *caps_name = o && o->caps ? o->caps : BPFRR_ELF_DEFAULT_CAPS;
 	const char *prog_name = o && o->name ? o->name : BPFRR_ELF_DEFAULT_NAME;
 	static const char license[] = "GPL";
@@ -512,10 +568,42 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir, const struct bpfrr_elf_opts *o, s
 		return ret;
 	if (!ir->nr_calls)
 		return elf_fail(err, err_size, -EOPNOTSUPP, "no call to replay: the loader would do nothing");
+	if (pin_dir) {
+		size_t n = strlen(pin_dir);
+
+		if (pin_dir[0] != '/')
+			return elf_fail(err, err_size, -EINVAL,
+					"--pin '%s': an absolute path expected (the runner's working directory "
+					"is not known)", pin_dir);
+		if (!bpfrr_caps_cmd(&caps, BPF_OBJ_PIN))
+			return elf_fail(err, err_size, -EOPNOTSUPP,
+					"--pin: syscall programs cannot pin on this kernel (%s: BPF_OBJ_PIN not "
+					"accepted by bpf_sys_bpf())", caps_name);
+		ir_pins = bpfrr_ir_clone(ir);
+		if (!ir_pins)
+			return elf_fail(err, err_size, -ENOMEM, "out of memory");
+		while (n > 1 && pin_dir[n - 1] == '/')
+			n--;
+		{
+			char dir[4096];
+
+			snprintf(dir, sizeof(dir), "%.*s", (int)n, pin_dir);
+			ret = add_pins(ir_pins, dir, &img->nr_pins, err, err_size);
+		}
+		if (!ret)
+			ret = bpfrr_ir_validate(ir_pins, err, err_size);
+		if (ret) {
+			bpfrr_ir_free(ir_pins);
+			return ret;
+		}
+		ir = ir_pins;
+	}
 
 	ret = bpfrr_plan_make(ir, &caps, 0, &plan, err, err_size);
-	if (ret)
+	if (ret) {
+		bpfrr_ir_free(ir_pins);
 		return ret;
+	}
 	ret = check_plan(ir, &plan, caps_name, err, err_size);
 	if (ret)
 		goto out;
@@ -594,6 +682,7 @@ out:
 	free(bo.strs.p);
 	bpfrr_loader_free(&l);
 	bpfrr_plan_free(&plan);
+	bpfrr_ir_free(ir_pins);
 	if (ret)
 		bpfrr_elf_image_free(img);
 	return ret;
@@ -634,10 +723,11 @@ int bpfrr_elf_write(const struct bpfrr_ir *ir, const char *path, const struct bp
 		return ret;
 	ret = write_file(path, img.obj, img.obj_size, err, err_size);
 	if (!ret)
-		printf("wrote %s: one %s loader of %u insns making %u calls (%u through the kfunc), "
+		printf("wrote %s: one %s loader of %u insns making %u calls (%u through the kfunc%s%.0u%s), "
 		       "%u-byte blob (its first %u bytes the loader's report), planned for %s\n",
-		       path, BPFRR_ELF_PROG_SEC, img.nr_insns, img.nr_calls, img.nr_kfunc_calls, img.blob_size,
-		       img.ctx_size, img.caps);
+		       path, BPFRR_ELF_PROG_SEC, img.nr_insns, img.nr_calls, img.nr_kfunc_calls,
+		       o && o->pin_dir ? ", " : "", o && o->pin_dir ? img.nr_pins : 0,
+		       o && o->pin_dir ? " pins" : "", img.blob_size, img.ctx_size, img.caps);
 	bpfrr_elf_image_free(&img);
 	return ret;
 }

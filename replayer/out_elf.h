@@ -56,6 +56,9 @@ struct bpfrr_elf_opts {
 	const char *caps;	/* bpfrr_caps_assume() name; NULL: BPFRR_ELF_DEFAULT_CAPS */
 	const char *name;	/* the program's symbol (a C identifier; the kernel keeps
 				 * its first 15 characters); NULL: BPFRR_ELF_DEFAULT_NAME */
+	const char *pin_dir;	/* the loader also pins the objects alive at the replay
+				 * point (maps, programs, links) as DIR/NAME, like
+				 * `bpfrr replay --pin`; an absolute path; NULL: no */
 };
 
 struct bpfrr_elf_image {
@@ -63,7 +66,7 @@ struct bpfrr_elf_image {
 	size_t obj_size;
 	uint32_t ctx_size;	/* the context at the start of the blob */
 	/* for reports */
-	uint32_t nr_calls, nr_insns, blob_size, nr_kfunc_calls;
+	uint32_t nr_calls, nr_insns, blob_size, nr_kfunc_calls, nr_pins;
 	char caps[32];		/* the caps it was planned for */
 };
 

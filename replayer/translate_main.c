@@ -29,6 +29,7 @@ struct out_opts {
 	const char *trace;	/* the trace's path */
 	const char *caps;	/* --assume-caps: the kernel planned for (formats that plan) */
 	const char *name;	/* --name: the C identifier (header) */
+	const char *pin;	/* --pin: where the loader pins the objects (elf) */
 };
 
 struct out_format {
@@ -56,7 +57,7 @@ static int write_header(const struct bpfrr_ir *ir, const char *path, const struc
 static int write_elf(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
 		     size_t err_size)
 {
-	struct bpfrr_elf_opts eo = { .caps = o->caps, .name = o->name };
+	struct bpfrr_elf_opts eo = { .caps = o->caps, .name = o->name, .pin_dir = o->pin };
 
 	return bpfrr_elf_write(ir, path, &eo, err, err_size);
 }
@@ -103,6 +104,8 @@ static void usage(FILE *out)
 		"      --name NAME          header: the C identifier of its struct and functions\n"
 		"                           (default: from the output's file name); elf: the\n"
 		"                           program's (default: bpfrr_loader)\n"
+		"      --pin DIR            elf: the loader also pins the maps, programs and links\n"
+		"                           alive at the end as DIR/NAME (an absolute bpffs path)\n"
 		"      --until N            replay the state after recorded call N (its seq)\n"
 		"      --keep-probes        keep objects the loader made and closed (feature probes)\n"
 		"      --explain            print, per recorded call, what became of it and why\n"
@@ -116,7 +119,7 @@ static void usage(FILE *out)
 
 int bpfrr_translate_main(int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME };
+	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME, OPT_PIN };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -126,6 +129,7 @@ int bpfrr_translate_main(int argc, char **argv)
 		{ "skip-untranslatable", no_argument, NULL, OPT_SKIP },
 		{ "assume-caps", required_argument, NULL, OPT_CAPS },
 		{ "name", required_argument, NULL, OPT_NAME },
+		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,6 +161,7 @@ int bpfrr_translate_main(int argc, char **argv)
 			break;
 		case OPT_CAPS: oo.caps = optarg; break;
 		case OPT_NAME: oo.name = optarg; break;
+		case OPT_PIN: oo.pin = optarg; break;
 		case OPT_UNTIL:
 			fo.until_seq = strtoull(optarg, &end, 10);
 			if (*end || end == optarg || !fo.until_seq || optarg[0] == '-') {
@@ -173,6 +178,15 @@ int bpfrr_translate_main(int argc, char **argv)
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "bpfrr translate: one TRACE expected (see --help)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (oo.pin && strcmp(format->name, "elf")) {
+		fprintf(stderr, "bpfrr translate: --pin: only for --format elf (bpfrr replay --pin pins a "
+			"replay's objects)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (oo.pin && oo.pin[0] != '/') {
+		fprintf(stderr, "bpfrr translate: --pin '%s': an absolute path expected\n", oo.pin);
 		return BPFRR_EXIT_USAGE;
 	}
 	if (oo.caps && !strcmp(format->name, "bundle")) {

@@ -222,7 +222,7 @@ int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out)
 
 /* --- pinning ------------------------------------------------------------------ */
 
-static void pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size)
+void bpfrr_slot_pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size)
 {
 	size_t k;
 
@@ -254,7 +254,7 @@ int bpfrr_replay_pin(const struct bpfrr_replay *r, const char *dir, char *err, s
 		if (!(s->flags & BPFRR_IR_SLOT_KEEP) || r->fds[i] < 0 ||
 		    (s->kind != BPFRR_OBJ_MAP && s->kind != BPFRR_OBJ_PROG && s->kind != BPFRR_OBJ_LINK))
 			continue;
-		pin_name(s, i, name, sizeof(name));
+		bpfrr_slot_pin_name(s, i, name, sizeof(name));
 		if (asprintf(&path, "%s/%s", dir, name) < 0) {
 			ret = -ENOMEM;
 			break;

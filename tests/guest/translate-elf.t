@@ -15,7 +15,9 @@
 #    leaves no object behind;
 #  - fx_onemap (a raw tracepoint): loads and runs (its objects die with
 #    bpftool's fds: the return value and the fds in the report, read while
-#    the loader is pinned, say they were made);
+#    the loader is pinned, say they were made); translated with --pin, the
+#    loader pins them: they outlive bpftool, the program has the original's
+#    tag and runs;
 #  - elf-perf-loader (a CPU-clock perf event stored in a perf event array,
 #    opened by the bpf_perf_event_open kfunc the object declares as an
 #    extern: libbpf resolves it);
@@ -223,6 +225,48 @@ if record onemap "$FX/fx_onemap"; then
 		fi
 	else
 		fail "onemap: bpfrr translate --format elf failed: $(cat onemap.tr.err)"
+	fi
+	# --pin: the loader pins what the recorded loader held; the objects outlive
+	# bpftool, are the original's (its program tag) and work (the raw
+	# tracepoint program runs)
+	if $patched; then
+		opins=/sys/fs/bpf/translate-elf-onemap
+		mkdir -p "$opins"
+		rm -f "$opins"/*
+		cp onemap.trace onemap_pin.trace
+		if translate_elf onemap_pin --pin "$opins" && elf_run onemap_pin && ran_ok; then
+			pass "onemap --pin: $(cat onemap_pin.tr); return value 0, fds $elf_fds"
+			pinned=$(cd "$opins" && ls | tr '\n' ' ')
+			if [ "$pinned" = "link_count_syscalls map_onemap prog_count_syscalls " ]; then
+				pass "onemap --pin: after bpftool exited, pinned: $pinned"
+			else
+				fail "onemap --pin: pinned '$pinned'"
+			fi
+			want_tag=$(sed -n 's/^prog .* tag=\([0-9a-f]*\).*/\1/p' onemap.rec.out)
+			prog_id=$(bpftool prog show pinned "$opins/prog_count_syscalls" | sed -n 's/^\([0-9]*\): .* tag \([0-9a-f]*\).*/\1/p')
+			got_tag=$(bpftool prog show pinned "$opins/prog_count_syscalls" | sed -n 's/^[0-9]*: .* tag \([0-9a-f]*\).*/\1/p')
+			if [ -n "$want_tag" ] && [ "$got_tag" = "$want_tag" ]; then
+				pass "onemap --pin: the pinned program has the original's tag $want_tag"
+			else
+				fail "onemap --pin: tag '$got_tag', the original's '$want_tag'"
+			fi
+			echo 1 >/proc/sys/kernel/bpf_stats_enabled
+			tries=0 cnt=0
+			while [ "$tries" -lt 20 ] && [ "${cnt:-0}" -eq 0 ]; do
+				"$ROOT/tests/host/syscall_loop" 10
+				cnt=$("$ROOT/tests/guest/translate-runcnt" "$prog_id" | awk '{ print $2 }')
+				tries=$((tries + 1))
+			done
+			echo 0 >/proc/sys/kernel/bpf_stats_enabled
+			if [ "${cnt:-0}" -gt 0 ]; then
+				pass "onemap --pin: its raw tracepoint program ran $cnt times"
+			else
+				fail "onemap --pin: program id $prog_id did not run"
+			fi
+		else
+			fail "onemap --pin: $(cat onemap_pin.tr.err onemap_pin.run 2>/dev/null) return value '$elf_ret', report '$elf_report'"
+		fi
+		rm -f "$opins"/*
 	fi
 	if ! $patched; then
 		translate_elf onemap --assume-caps stock-6.12

@@ -503,6 +503,61 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* Does the blob hold this string (NUL included)? */
+static bool blob_has(const struct bpfrr_elf_image *img, const char *str)
+{
+	struct obj o;
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t n = strlen(str) + 1, i;
+	bool found = false;
+
+	obj_open(&o, img);
+	d = obj_data(&o, ".data.blob", &sh);
+	for (i = 0; i + n <= d->d_size && !found; i++)
+		found = !memcmp((char *)d->d_buf + i, str, n);
+	elf_end(o.elf);
+	return found;
+}
+
+/*
+ * --pin: a BPF_OBJ_PIN per kept map, program and link (the BTF is not kept
+ * in the sample, and is not pinnable), its path in the blob, after the
+ * recorded calls; only where syscall programs can pin; absolute paths only.
+ */
+START_TEST(pins)
+{
+	struct bpfrr_ir *ir = sample_ir(SAMPLE_RAW_TP);
+	struct bpfrr_elf_opts eo = { .pin_dir = "/sys/fs/bpf/t/" };
+	struct bpfrr_elf_image img, plain;
+	char err[256];
+
+	ir->slots[SAMPLE_SLOT_TP_LINK].flags |= BPFRR_IR_SLOT_KEEP;
+	ck_assert_int_eq(bpfrr_elf_build(ir, NULL, &plain, err, sizeof(err)), 0);
+	ck_assert_int_eq(bpfrr_elf_build(ir, &eo, &img, err, sizeof(err)), 0);
+	ck_assert_uint_eq(img.nr_pins, 3);
+	ck_assert_uint_eq(img.nr_calls, plain.nr_calls + 3);
+	ck_assert_uint_gt(img.nr_insns, plain.nr_insns);
+	ck_assert(blob_has(&img, "/sys/fs/bpf/t/map_counts"));
+	ck_assert(blob_has(&img, "/sys/fs/bpf/t/prog_count"));
+	ck_assert(blob_has(&img, "/sys/fs/bpf/t/link_sys_enter"));
+	ck_assert(!blob_has(&plain, "/sys/fs/bpf/t/map_counts"));
+	ck_assert_uint_eq(ir->nr_calls, 6);	/* the caller's IR is left alone */
+	libbpf_opens(&img, "bpfrr_loader");
+	bpfrr_elf_image_free(&img);
+	bpfrr_elf_image_free(&plain);
+
+	eo.caps = "stock-6.12";
+	ck_assert_int_eq(bpfrr_elf_build(ir, &eo, &img, err, sizeof(err)), -EOPNOTSUPP);
+	ck_assert_str_eq(err, "--pin: syscall programs cannot pin on this kernel (stock-6.12: BPF_OBJ_PIN not "
+			 "accepted by bpf_sys_bpf())");
+	eo.caps = NULL;
+	eo.pin_dir = "pins";
+	ck_assert_int_eq(bpfrr_elf_build(ir, &eo, &img, err, sizeof(err)), -EINVAL);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 /* bpfrr_elf_write: the object, byte for byte what build made. */
 START_TEST(write_files)
 {
@@ -544,6 +599,7 @@ static Suite *elf_suite(void)
 	tcase_add_test(tc, sample_libbpf_opens);
 	tcase_add_test(tc, kfunc_extern);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, pins);
 	tcase_add_test(tc, write_files);
 	suite_add_tcase(s, tc);
 	return s;
