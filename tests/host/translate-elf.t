@@ -120,6 +120,22 @@ check "--assume-caps bogus: exit 2 ($(cat "$tmp/err"))" test "$rc" = 2
 "$bpfrr" translate --format elf --name 'no-dash' -o "$tmp/u.bpf.o" "$traces/x86_64-fx_onemap.trace" 2>"$tmp/err"
 rc=$?
 check "--name no-dash: exit 2 ($(cat "$tmp/err"))" test "$rc" = 2
+"$bpfrr" translate --format elf --pin pins -o "$tmp/u.bpf.o" "$traces/x86_64-fx_onemap.trace" 2>"$tmp/err"
+rc=$?
+check "--pin pins (relative): exit 2 ($(cat "$tmp/err"))" test "$rc" = 2
+"$bpfrr" translate --format bundle --pin /sys/fs/bpf/x -o "$tmp/u.bundle" "$traces/x86_64-fx_onemap.trace" 2>"$tmp/err"
+rc=$?
+check "--pin with a bundle: exit 2 ($(cat "$tmp/err"))" test "$rc" = 2
+refuse x86_64-fx_onemap '^bpfrr translate: --pin: syscall programs cannot pin on this kernel \(stock-6.12: BPF_OBJ_PIN not accepted by bpf_sys_bpf\(\)\)$' \
+	--pin /sys/fs/bpf/x --assume-caps stock-6.12
+if "$bpfrr" translate --format elf --pin /sys/fs/bpf/onemap -o "$tmp/pin.bpf.o" "$traces/x86_64-fx_onemap.trace" \
+	>"$tmp/out" 2>"$tmp/err" && grep -q '(0 through the kfunc, 3 pins)' "$tmp/out"; then
+	for p in map_onemap prog_count_syscalls link_count_syscalls; do
+		check "--pin: the blob holds /sys/fs/bpf/onemap/$p" grep -qa "/sys/fs/bpf/onemap/$p" "$tmp/pin.bpf.o"
+	done
+else
+	not_ok "--pin /sys/fs/bpf/onemap: $(cat "$tmp/out" "$tmp/err")"
+fi
 "$bpfrr" translate --format elf -o "$tmp/no/such/dir.bpf.o" "$traces/x86_64-fx_onemap.trace" 2>"$tmp/err" >/dev/null
 rc=$?
 check "an unwritable output: exit 1, named ($(cat "$tmp/err"))" \
