@@ -282,6 +282,75 @@ START_TEST(perf_attr_bits)
 }
 END_TEST
 
+/* dump_sys_args on text and JSON: names, decoded values, arch-dependent O_* bits. */
+static char *sys_args(const char *name, uint32_t e_machine, const uint64_t args[6], bool json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct json_out j;
+	FILE *f = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(f);
+	if (json) {
+		json_start(&j, f);
+		dump_sys_args(NULL, &j, name, e_machine, args);
+	} else {
+		dump_sys_args(f, NULL, name, e_machine, args);
+	}
+	fclose(f);
+	return text;
+}
+
+START_TEST(sys_params)
+{
+	static const struct {
+		const char *name;
+		uint32_t e_machine;
+		uint64_t args[6];
+		const char *text, *json;
+	} cases[] = {
+		{ "close", 62, { 3, 0x7ffd, 0x74, 1, 2, 3 }, "fd=3", "\"params\":{\"fd\":3}" },
+		{ "openat", 62, { (uint32_t)-100, 0x1000, 0200000 | 02000000, 0 },
+		  "dfd=AT_FDCWD, filename=0x1000, flags=O_RDONLY|O_CLOEXEC|O_DIRECTORY, mode=0",
+		  "\"params\":{\"dfd\":\"AT_FDCWD\",\"filename\":4096,\"flags\":\"O_RDONLY|O_CLOEXEC|O_DIRECTORY\",\"mode\":\"0\"}" },
+		/* aarch64: 040000 is O_DIRECTORY, 0200000 O_DIRECT */
+		{ "openat", 183, { 5, 0x1000, 040000 | 2, 0644 },
+		  "dfd=5, filename=0x1000, flags=O_RDWR|O_DIRECTORY, mode=0644", NULL },
+		{ "openat", 183, { 5, 0x1000, 0200000, 0 }, "dfd=5, filename=0x1000, flags=O_RDONLY|O_DIRECT, mode=0",
+		  NULL },
+		{ "fcntl", 62, { 4, 1030, 3 }, "fd=4, cmd=F_DUPFD_CLOEXEC, arg=3", NULL },
+		{ "fcntl", 62, { 4, 2, 1 }, "fd=4, cmd=F_SETFD, arg=FD_CLOEXEC", NULL },
+		{ "dup3", 62, { 4, 9, 02000000 }, "oldfd=4, newfd=9, flags=O_CLOEXEC", NULL },
+		{ "close_range", 62, { 3, ~0u, 4 }, "fd=3, max_fd=4294967295, flags=CLOSE_RANGE_CLOEXEC", NULL },
+		{ "perf_event_open", 62, { 0x2000, (uint32_t)-1, 0, (uint32_t)-1, 8 | 0x100 },
+		  "attr=0x2000, pid=-1, cpu=0, group_fd=-1, flags=PERF_FLAG_FD_CLOEXEC|0x100",
+		  "\"params\":{\"attr\":8192,\"pid\":-1,\"cpu\":0,\"group_fd\":-1,\"flags\":\"PERF_FLAG_FD_CLOEXEC|0x100\"}" },
+		{ "ioctl", 62, { 11, 0x40042408, 12 }, "fd=11, cmd=PERF_EVENT_IOC_SET_BPF, arg=12", NULL },
+		{ "ioctl", 62, { 11, 0xdead, 0x3000 }, "fd=11, cmd=0xdead, arg=0x3000", NULL },
+		/* a syscall the table does not describe: six raw values, no params */
+		{ "mystery", 62, { 1, 2, 3, 4, 5, 6 }, "0x1, 0x2, 0x3, 0x4, 0x5, 0x6", "" },
+	};
+	size_t i;
+
+	ck_assert_int_eq(dump_sys_nr_args("close"), 1);
+	ck_assert_int_eq(dump_sys_nr_args("perf_event_open"), 5);
+	ck_assert_int_eq(dump_sys_nr_args("mystery"), 6);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = sys_args(cases[i].name, cases[i].e_machine, cases[i].args, false);
+
+		ck_assert_msg(!strcmp(got, cases[i].text), "%s: text '%s', want '%s'", cases[i].name, got,
+			      cases[i].text);
+		free(got);
+		if (!cases[i].json)
+			continue;
+		got = sys_args(cases[i].name, cases[i].e_machine, cases[i].args, true);
+		ck_assert_msg(!strcmp(got, cases[i].json), "%s: JSON '%s', want '%s'", cases[i].name, got,
+			      cases[i].json);
+		free(got);
+	}
+}
+END_TEST
+
 START_TEST(truncated_and_corrupt)
 {
 	struct bpfrr_dump_opts o = { 0 };
@@ -474,6 +543,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
 	tcase_add_test(tc, perf_attr_bits);
+	tcase_add_test(tc, sys_params);
 	suite_add_tcase(s, tc);
 	return s;
 }
