@@ -370,6 +370,35 @@ static bool path_is_relevant(const char *path)
 	return has_prefix(path, "/run/netns") || has_prefix(path, "/var/run/netns");
 }
 
+/*
+ * Is path (an fd's resolved link) the "type" file of a PMU?  Loaders open
+ * /sys/bus/event_source/devices/NAME/type, a symlink into /sys/devices
+ * (/sys/devices/kprobe/type, /sys/devices/platform/.../type), so the fd
+ * names the target: it is a PMU's when the bus entry of its directory's
+ * name leads to that directory.
+ */
+static bool is_pmu_type_file(const char *path)
+{
+	char dir[PATH_MAX], bus[PATH_MAX], *real;
+	const char *name;
+	size_t n = strlen(path);
+	bool same;
+
+	if (!has_prefix(path, "/sys/devices") || n < 5 || strcmp(path + n - 5, "/type") || n - 5 >= sizeof(dir))
+		return false;
+	memcpy(dir, path, n - 5);
+	dir[n - 5] = '\0';
+	name = strrchr(dir, '/') + 1;
+	if (snprintf(bus, sizeof(bus), "/sys/bus/event_source/devices/%s", name) >= (int)sizeof(bus))
+		return false;
+	real = realpath(bus, NULL);
+	if (!real)
+		return false;
+	same = !strcmp(real, dir);
+	free(real);
+	return same;
+}
+
 /* Files small enough and free of side effects to be read by the recorder. */
 static bool content_worth_reading(const char *path)
 {
@@ -380,6 +409,8 @@ static bool content_worth_reading(const char *path)
 		return true;
 	if (has_prefix(path, "/sys/bus/event_source") &&
 	    ((n > 5 && !strcmp(path + n - 5, "/type")) || strstr(path, "/format/")))
+		return true;
+	if (is_pmu_type_file(path))
 		return true;
 	return has_prefix(path, "/sys/devices/system/cpu/possible") ||
 	       has_prefix(path, "/sys/devices/system/cpu/online");

@@ -75,6 +75,16 @@ record "$tmp/sysfs.trace" -- "$tracee" sysfs
 has "--opens=bpf records an open of /sys/devices/system/cpu/possible with its content" "$tmp/sysfs.txt" \
 	'^SYSCALL .* name=openat .*pathname.*"/sys/devices/system/cpu/possible\.".* region=content:exit'
 hasnt "but not the loader's library opens" "$tmp/sysfs.txt" 'name=openat .*/lib'
+# A PMU's type (a kprobe's or uprobe's perf event type number): the loader
+# opens /sys/bus/event_source/devices/NAME/type, a symlink into /sys/devices.
+if [ -r /sys/bus/event_source/devices/software/type ]; then
+	record "$tmp/pmu.trace" -- cat /sys/bus/event_source/devices/software/type >/dev/null
+	"$tracecat" "$tmp/pmu.trace" >"$tmp/pmu.txt"
+	has "the type file of a PMU is recorded with its content (the fd names /sys/devices/software/type)" \
+		"$tmp/pmu.txt" '^SYSCALL .* name=openat .*devices/software/type.* region=content:exit'
+else
+	ok "# SKIP no /sys/bus/event_source/devices/software/type on this host"
+fi
 record "$tmp/none.trace" --opens=none -- "$tracee" sysfs
 "$tracecat" "$tmp/none.trace" >"$tmp/none.txt"
 hasnt "--opens=none records no open" "$tmp/none.txt" 'name=open'
