@@ -222,6 +222,8 @@ void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out)
 	if (caps->perf_event_open && caps->perf_event_open_btf_id > 0)
 		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, vmlinux BTF id %d)\n",
 			caps->perf_event_open_btf_id);
+	else if (caps->perf_event_open_unknown)
+		fprintf(out, "  perf_event_open from syscall programs: not looked up (nothing to open)\n");
 	else if (caps->perf_event_open)
 		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, BTF id not known)\n");
 	else

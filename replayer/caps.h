@@ -68,6 +68,7 @@ struct bpfrr_caps {
 	 */
 	bool perf_event_open;
 	int32_t perf_event_open_btf_id;	/* its BTF type id in vmlinux */
+	bool perf_event_open_unknown;	/* not looked up (probed without BPFRR_CAPS_PROBE_PERF) */
 };
 
 /* Names accepted by bpfrr_caps_assume(). */
@@ -143,9 +144,17 @@ int bpfrr_caps_parse_list(struct bpfrr_caps *caps, const char *text, const char 
  * kernel's own list (BPFRR_CAPS_SYSFS) if it has one, else a probe
  * program for the commands; then a probe program for the pointers that may
  * be user pointers (log_buf, btf_log_buf, raw_tracepoint.name) and that
- * the list does not name.  Never call this outside a BPF-capable guest.
+ * the list does not name; with BPFRR_CAPS_PROBE_PERF the perf event kfunc
+ * in the kernel's BTF.  Never call this outside a BPF-capable guest.
  * 0, or -errno with a message in err.
  */
-int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size);
+int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, size_t err_size);
+
+/*
+ * Flags of bpfrr_caps_probe: also look the perf event kfunc up (a scan of
+ * the kernel's whole BTF, tens of ms under emulation: only worth it when
+ * there are perf events to open).
+ */
+#define BPFRR_CAPS_PROBE_PERF	0x1
 
 #endif /* BPFRR_CAPS_H */

@@ -361,6 +361,16 @@ int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const
 	return ir->nr_drops++;
 }
 
+bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (ir->calls[i].op == BPFRR_IR_PERF_EVENT_OPEN)
+			return true;
+	return false;
+}
+
 bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot)
 {
 	uint32_t i;

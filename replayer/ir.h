@@ -220,6 +220,9 @@ int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const
  */
 int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size);
 
+/* Does the IR open a perf event? */
+bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir);
+
 /* Does call c read or write slot s (as a relocation or as its result)? */
 bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot);
 

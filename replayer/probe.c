@@ -314,7 +314,7 @@ static void set_probed(struct bpfrr_caps *caps, int cmd, const char *path, int32
 			   "probed");
 }
 
-int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size)
+int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, size_t err_size)
 {
 	int32_t answers[P_NR] = { 1, 1, 1, 1 };
 	struct utsname u;
@@ -356,6 +356,9 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, char *err, size_t err_size)
 	if (answers[P_RAWTP_NAME] != 1)
 		set_probed(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
 			   ENOENT);
-	probe_perf_kfunc(caps);
+	if (flags & BPFRR_CAPS_PROBE_PERF)
+		probe_perf_kfunc(caps);
+	else
+		caps->perf_event_open_unknown = true;
 	return 0;
 }

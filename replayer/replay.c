@@ -388,7 +388,8 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	if (o->caps) {
 		r->caps = *o->caps;
 	} else {
-		ret = bpfrr_caps_probe(&r->caps, err, sizeof(err));
+		ret = bpfrr_caps_probe(&r->caps, bpfrr_ir_has_perf_event_open(r->ir) ? BPFRR_CAPS_PROBE_PERF : 0,
+				       err, sizeof(err));
 		if (ret)
 			return replay_fail(r, -1, ret, "probing the kernel: %s", err);
 	}

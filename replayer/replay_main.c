@@ -232,7 +232,7 @@ int bpfrr_replay_main(int argc, char **argv)
 					BPFRR_CAPS_ASSUME_NAMES);
 				return BPFRR_EXIT_USAGE;
 			}
-		} else if (bpfrr_caps_probe(&caps, err, sizeof(err))) {
+		} else if (bpfrr_caps_probe(&caps, BPFRR_CAPS_PROBE_PERF, err, sizeof(err))) {
 			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
 			return BPFRR_EXIT_FAILURE;
 		}
@@ -276,7 +276,8 @@ int bpfrr_replay_main(int argc, char **argv)
 				bpfrr_ir_free(ir);
 				return BPFRR_EXIT_USAGE;
 			}
-		} else if (bpfrr_caps_probe(&caps, err, sizeof(err))) {
+		} else if (bpfrr_caps_probe(&caps, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0, err,
+					    sizeof(err))) {
 			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
 			bpfrr_ir_free(ir);
 			return BPFRR_EXIT_FAILURE;

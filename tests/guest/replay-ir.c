@@ -216,7 +216,7 @@ static void check_probe(struct bpfrr_caps *caps)
 	size_t i;
 	int ret, missing = 0;
 
-	ret = bpfrr_caps_probe(caps, err, sizeof(err));
+	ret = bpfrr_caps_probe(caps, BPFRR_CAPS_PROBE_PERF, err, sizeof(err));
 	check(ret == 0, "probing the kernel's syscall programs%s%s", ret ? ": " : "", ret ? err : "");
 	if (ret)
 		return;
