@@ -178,19 +178,36 @@ struct bpfrr_rt_slot {
 };
 
 /*
- * The kernel a header was generated for.  Where a pointer in an attr the
- * loader passes must be a kernel or a user address depends on it, and
- * guessing wrong could make the kernel read a user address as kernel
- * memory, so the runtime refuses to run on the other kind (-EOPNOTSUPP):
- * stock 6.12 has no BPFRR_RT_CMDS_LIST, the kernel/series patched one has.
+ * The kernel a header was generated for.  Which commands a loader may
+ * issue, and whether each pointer in their attrs must be a kernel address
+ * (in the blob) or a user address, depend on it; guessing wrong could make
+ * the kernel read a user address as kernel memory.  So before anything
+ * runs the runtime checks the kernel against what the loaders need:
+ *  - a kernel without BPFRR_RT_CMDS_LIST is taken to be stock 6.12, which
+ *    only a header generated for stock 6.12 (or with no loader) suits;
+ *  - a kernel with the list (kernel/series: "NUMBER NAME [POINTER...]"
+ *    per command syscall programs may issue, naming the attr pointers read
+ *    from the program's memory) must list every command a loader issues,
+ *    name every pointer a loader puts in the blob and none it puts in user
+ *    memory.
+ * Otherwise the load fails with -EOPNOTSUPP.
  */
-#define BPFRR_RT_KERNEL_STOCK		1
-#define BPFRR_RT_KERNEL_PATCHED		2
-#define BPFRR_RT_KERNEL_ANY		3	/* every call from user space */
+#define BPFRR_RT_KERNEL_STOCK		1	/* generated for stock 6.12 */
+#define BPFRR_RT_KERNEL_PATCHED		2	/* generated for the kernel/series list */
+#define BPFRR_RT_KERNEL_ANY		3	/* no loader: every call from user space */
 #define BPFRR_RT_CMDS_LIST		"/sys/kernel/bpf/syscall_prog_cmds"
+
+/* What a loader needs of a kernel with the list: a command, or a pointer's treatment. */
+struct bpfrr_rt_need {
+	uint32_t cmd;		/* bpf command */
+	const char *ptr;	/* NULL: the command; else the pointer ("insns", "raw_tracepoint.name") */
+	uint32_t in_blob;	/* the loader passes a kernel address (1) or a user address (0) */
+};
 
 struct bpfrr_rt_image {
 	uint32_t kernel;		/* BPFRR_RT_KERNEL_* */
+	uint32_t nr_needs;
+	const struct bpfrr_rt_need *needs;
 	uint32_t nr_slots;
 	const struct bpfrr_rt_slot *slots;
 	uint32_t nr_steps;
@@ -698,6 +715,87 @@ out:
 	return ret;
 }
 
+/* --- the kernel's kind ------------------------------------------------------------------- */
+
+/* Does the list have a line for cmd (and, with ptr, name ptr on it)? */
+static inline int bpfrr_rt_list_has(const char *list, uint32_t cmd, const char *ptr)
+{
+	size_t ptr_len = ptr ? strlen(ptr) : 0;
+	const char *line = list;
+
+	while (*line) {
+		const char *end = strchr(line, '\n'), *p;
+		char *num_end;
+		unsigned long n;
+
+		if (!end)
+			end = line + strlen(line);
+		n = strtoul(line, &num_end, 10);
+		if (num_end != line && num_end <= end && n == cmd) {
+			if (!ptr)
+				return 1;
+			/* the name, then the pointers */
+			p = num_end + strspn(num_end, " \t");
+			p += strcspn(p, " \t\n");
+			while (p < end) {
+				size_t len;
+
+				p += strspn(p, " \t");
+				len = strcspn(p, " \t\n");
+				if (p + len > end)
+					len = (size_t)(end - p);
+				if (len == ptr_len && !memcmp(p, ptr, len))
+					return 1;
+				if (!len)
+					break;
+				p += len;
+			}
+			return 0;
+		}
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* Does a kernel with this list (BPFRR_RT_CMDS_LIST's text) give the loaders what they need? */
+static inline int bpfrr_rt_needs_met(const struct bpfrr_rt_need *needs, uint32_t nr, const char *list)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		int has = bpfrr_rt_list_has(list, needs[i].cmd, needs[i].ptr);
+
+		if (needs[i].ptr ? has != !!needs[i].in_blob : !has)
+			return 0;
+	}
+	return 1;
+}
+
+/* 0 if the running kernel suits the image, -EOPNOTSUPP if not, or -errno. */
+static inline int bpfrr_rt_check_kernel(const struct bpfrr_rt_image *img)
+{
+	uint8_t *data = NULL, *text;
+	size_t len = 0;
+	int ret;
+
+	if (img->kernel == BPFRR_RT_KERNEL_ANY)
+		return 0;
+	ret = bpfrr_rt_read_file(BPFRR_RT_CMDS_LIST, &data, &len);
+	if (ret == -ENOENT)
+		return img->kernel == BPFRR_RT_KERNEL_STOCK ? 0 : -EOPNOTSUPP;
+	if (ret)
+		return ret;
+	text = realloc(data, len + 1);
+	if (!text) {
+		free(data);
+		return -ENOMEM;
+	}
+	text[len] = '\0';
+	ret = bpfrr_rt_needs_met(img->needs, img->nr_needs, (const char *)text) ? 0 : -EOPNOTSUPP;
+	free(text);
+	return ret;
+}
+
 /* --- a whole image ------------------------------------------------------------------- */
 
 static inline void bpfrr_rt_close(int *fds, uint32_t nr)
@@ -733,9 +831,9 @@ static inline int bpfrr_rt_load(const struct bpfrr_rt_image *img, int *fds, uint
 		log[0] = '\0';
 	for (i = 0; i < img->nr_slots; i++)
 		fds[i] = -1;
-	if (img->kernel != BPFRR_RT_KERNEL_ANY &&
-	    (access(BPFRR_RT_CMDS_LIST, F_OK) == 0) != (img->kernel == BPFRR_RT_KERNEL_PATCHED))
-		return -EOPNOTSUPP;
+	ret = bpfrr_rt_check_kernel(img);
+	if (ret)
+		return ret;
 	for (i = 0; i < img->nr_slots; i++) {
 		if (!img->slots[i].path)
 			continue;

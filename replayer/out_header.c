@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
@@ -433,12 +434,83 @@ static void put_slots(struct hw *w)
 	fprintf(out, "};\n");
 }
 
+/*
+ * What the loaders need of a kernel that lists what its syscall programs
+ * may do (header_runtime.h, bpfrr_rt_check_kernel): every bpf command they
+ * issue, and for every pointer in an attr whether it points into the blob
+ * (pointers inside buffers are not the list's business).
+ * Returns how many entries it wrote (or would write, with out NULL).
+ */
+static uint32_t put_needs(struct hw *w, FILE *out)
+{
+	const struct bpfrr_ir *ir = w->ir;
+	uint32_t i, k = 0, n = 0, j, b;
+	char (*seen)[BPFRR_IR_MAX_NAME + 16] = NULL;
+	uint32_t nr_seen = 0, cap = 0;
+
+	for (i = 0; i < w->plan.nr_segs; i++) {
+		const struct bpfrr_loader *l;
+
+		if (w->plan.segs[i].side != BPFRR_SIDE_KERNEL)
+			continue;
+		l = &w->loaders[k++];
+		for (j = 0; j < l->nr_calls; j++) {
+			const struct bpfrr_ir_call *c = &ir->calls[l->calls[j].call];
+
+			if (c->op != BPFRR_IR_BPF)
+				continue;
+			for (b = 0; b <= c->nr_bufs; b++) {
+				const char *path = b < c->nr_bufs ? c->bufs[b].path : NULL;
+				uint32_t in_blob = b < c->nr_bufs && l->calls[j].buf_area[b] == BPFRR_AREA_BLOB;
+				char key[BPFRR_IR_MAX_NAME + 16];
+				uint32_t m;
+
+				/* the list names the attr's own pointers */
+				if (path && c->bufs[b].parent != BPFRR_IR_IN_ATTR)
+					continue;
+				if (path && !strncmp(path, "attr.", 5))
+					path += 5;
+				snprintf(key, sizeof(key), "%u %s", c->cmd, path ? path : "");
+				for (m = 0; m < nr_seen && strcmp(seen[m], key); m++)
+					;
+				if (m < nr_seen)
+					continue;
+				if (nr_seen == cap) {
+					void *p = realloc(seen, (cap ? cap * 2 : 16) * sizeof(*seen));
+
+					if (!p)
+						break;
+					seen = p;
+					cap = cap ? cap * 2 : 16;
+				}
+				snprintf(seen[nr_seen++], sizeof(seen[0]), "%s", key);
+				if (out) {
+					fprintf(out, "\t{ %u, ", c->cmd);
+					put_string(out, path);
+					fprintf(out, ", %u },", path ? in_blob : 0);
+					if (path)
+						fprintf(out, "\t/* %s %s */", bpfrr_abi_cmd_name(c->cmd) ?
+							bpfrr_abi_cmd_name(c->cmd) : "?", in_blob ? "in the blob" :
+							"in user memory");
+					else
+						fprintf(out, "\t/* %s accepted */", bpfrr_abi_cmd_name(c->cmd) ?
+							bpfrr_abi_cmd_name(c->cmd) : "?");
+					fputc('\n', out);
+				}
+				n++;
+			}
+		}
+	}
+	free(seen);
+	return n;
+}
+
 static void put_api(struct hw *w)
 {
 	const struct bpfrr_ir *ir = w->ir;
 	FILE *out = w->out;
 	const char *n = w->name;
-	uint32_t i, k, nr_steps = 0;
+	uint32_t i, k, nr_steps = 0, nr_needs;
 
 	/* steps in plan order: a loader per kernel segment, a call per user-space call */
 	for (i = 0; i < w->plan.nr_segs; i++)
@@ -458,9 +530,18 @@ static void put_api(struct hw *w)
 		}
 		fprintf(out, "};\n");
 	}
+	nr_needs = put_needs(w, NULL);
+	if (nr_needs) {
+		fprintf(out, "\n/* What the loaders need of a kernel with %s */\n", BPFRR_RT_CMDS_LIST);
+		fprintf(out, "static const struct bpfrr_rt_need %s__needs[%u] = {\n", n, nr_needs);
+		put_needs(w, out);
+		fprintf(out, "};\n");
+	}
 	fprintf(out, "\nstatic const struct bpfrr_rt_image %s__image = {\n", n);
 	fprintf(out, "\t.kernel = %s,\n", w->plan.nr_kernel == 0 ? "BPFRR_RT_KERNEL_ANY" :
 		!strcmp(w->caps_name, "patched-6.12") ? "BPFRR_RT_KERNEL_PATCHED" : "BPFRR_RT_KERNEL_STOCK");
+	if (nr_needs)
+		fprintf(out, "\t.nr_needs = %u,\n\t.needs = %s__needs,\n", nr_needs, n);
 	if (ir->nr_slots)
 		fprintf(out, "\t.nr_slots = %u,\n\t.slots = %s__slots,\n", ir->nr_slots, n);
 	if (nr_steps)
@@ -709,11 +790,14 @@ int bpfrr_header_write(const struct bpfrr_ir *ir, const char *path, const struct
 		snprintf(err, err_size, "%s: %s", path, strerror(errno));
 	}
 	if (ret) {
+		struct stat st;
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s: %s", path, err);
 		snprintf(err, err_size, "%s", msg);
-		remove(path);
+		/* no half header left behind; a device (-o /dev/null) stays */
+		if (!stat(path, &st) && S_ISREG(st.st_mode))
+			remove(path);
 	}
 	return ret;
 }

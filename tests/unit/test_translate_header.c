@@ -193,6 +193,42 @@ START_TEST(resolutions_checked)
 }
 END_TEST
 
+/* --- the kernel's kind ------------------------------------------------------------------------ */
+
+START_TEST(kernel_list_checked)
+{
+	static const char list[] = BPFRR_CAPS_SERIES_LIST;
+	static const struct bpfrr_rt_need raw_tp_in_blob[] = {
+		{ BPF_PROG_LOAD, NULL, 0 }, { BPF_PROG_LOAD, "insns", 1 }, { BPF_PROG_LOAD, "log_buf", 0 },
+		{ BPF_RAW_TRACEPOINT_OPEN, NULL, 0 }, { BPF_RAW_TRACEPOINT_OPEN, "raw_tracepoint.name", 1 },
+	};
+	static const struct bpfrr_rt_need raw_tp_in_user[] = {
+		{ BPF_RAW_TRACEPOINT_OPEN, NULL, 0 }, { BPF_RAW_TRACEPOINT_OPEN, "raw_tracepoint.name", 0 },
+	};
+	static const struct bpfrr_rt_need not_listed[] = { { BPF_PROG_QUERY, NULL, 0 } };
+	static const struct bpfrr_rt_need log_in_blob[] = { { BPF_PROG_LOAD, "log_buf", 1 } };
+
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_MAP_CREATE, NULL), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_LOAD, "insns"), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_LOAD, "core_relos"), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_LOAD, "insn"), 0);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_LOAD, "log_buf"), 0);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_LOAD, "BPF_PROG_LOAD"), 0);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_LINK_CREATE, "link_create.iter_info"), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_QUERY, NULL), 0);
+	ck_assert_int_eq(bpfrr_rt_list_has(list, BPF_PROG_BIND_MAP, NULL), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has("5 BPF_PROG_LOAD insns", BPF_PROG_LOAD, "insns"), 1);
+	ck_assert_int_eq(bpfrr_rt_list_has("", BPF_MAP_CREATE, NULL), 0);
+
+	ck_assert(bpfrr_rt_needs_met(raw_tp_in_blob, 5, list));
+	/* a stock header's raw tracepoint name in user memory: the series reads it as a kernel address */
+	ck_assert(!bpfrr_rt_needs_met(raw_tp_in_user, 2, list));
+	ck_assert(!bpfrr_rt_needs_met(not_listed, 1, list));
+	ck_assert(!bpfrr_rt_needs_met(log_in_blob, 1, list));
+	ck_assert(bpfrr_rt_needs_met(NULL, 0, list));
+}
+END_TEST
+
 /* --- names ---------------------------------------------------------------------------------- */
 
 START_TEST(slot_names_become_identifiers)
@@ -328,6 +364,28 @@ static void check_header(const char *trace, const char *caps_name)
 		expect(text, trace, "/* slot %u: %s (", i, ir->slots[i].name);
 		expect(text, trace, "\t\t.name = \"%s\",\n", ir->slots[i].name);
 	}
+	/* a header for the patched kernel suits the series' own list */
+	if (!strcmp(caps_name, "patched-6.12") && plan.nr_kernel) {
+		struct bpfrr_rt_need needs[64];
+		char ptrs[64][64];
+		const char *p = strstr(text, "static const struct bpfrr_rt_need hdr__needs[");
+		uint32_t nr = 0;
+
+		ck_assert_msg(p != NULL, "%s: no needs", trace);
+		for (p = strchr(p, '\n') + 1; strncmp(p, "};", 2) && nr < 64; p = strchr(p, '\n') + 1) {
+			unsigned int cmd, in_blob;
+
+			if (sscanf(p, "\t{ %u, \"%63[^\"]\", %u },", &cmd, ptrs[nr], &in_blob) == 3) {
+				needs[nr] = (struct bpfrr_rt_need){ cmd, ptrs[nr], in_blob };
+			} else {
+				ck_assert_int_eq(sscanf(p, "\t{ %u, NULL, %u },", &cmd, &in_blob), 2);
+				needs[nr] = (struct bpfrr_rt_need){ cmd, NULL, 0 };
+			}
+			nr++;
+		}
+		ck_assert_uint_gt(nr, 0);
+		ck_assert_msg(bpfrr_rt_needs_met(needs, nr, BPFRR_CAPS_SERIES_LIST), "%s: needs not met", trace);
+	}
 	expect(text, trace, "#define hdr__NR_SLOTS %uu\n", ir->nr_slots);
 	expect(text, trace, "static inline int hdr__load(struct hdr *obj)");
 	expect(text, trace, "static inline void hdr__destroy(struct hdr *obj)");
@@ -455,6 +513,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, btf_scan_finds_what_libbpf_finds);
 	tcase_add_test(tc, btf_scan_on_vmlinux);
 	tcase_add_test(tc, resolutions_checked);
+	tcase_add_test(tc, kernel_list_checked);
 	tcase_add_test(tc, slot_names_become_identifiers);
 	tcase_add_test(tc, header_matches_the_plan);
 	tcase_add_test(tc, patched_opensnoop_in_one_loader);
