@@ -421,13 +421,65 @@ static inline int bpfrr_rt_read_file(const char *path, uint8_t **data, size_t *l
 	return 0;
 }
 
+/*
+ * Does the string section of the BTF file at path hold name?  Only the
+ * header and the strings are read: on a kernel without the kfunc (stock)
+ * this answers without reading and walking the types, which costs tens of
+ * milliseconds under emulation.  1 yes, 0 no, -errno if it cannot tell.
+ */
+static inline int bpfrr_rt_btf_has_string(const char *path, const char *name)
+{
+	size_t name_len = strlen(name), got = 0;
+	struct btf_header h;
+	uint8_t *strs;
+	ssize_t n;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) || h.magic != BTF_MAGIC ||
+	    h.hdr_len < sizeof(h) || !h.str_len) {
+		close(fd);
+		return -EINVAL;
+	}
+	strs = malloc((size_t)h.str_len + 1);
+	if (!strs) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < h.str_len) {
+		n = pread(fd, strs + got, h.str_len - got, (off_t)h.hdr_len + h.str_off + got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got < h.str_len) {
+		free(strs);
+		return -EIO;
+	}
+	strs[h.str_len] = '\0';
+	ret = 0;
+	/* strings are NUL-separated and the section starts with the empty string */
+	for (size_t off = 1; off + name_len < (size_t)h.str_len + 1 && !ret; off += strlen((char *)strs + off) + 1)
+		ret = !memcmp(strs + off, name, name_len + 1);
+	free(strs);
+	return ret;
+}
+
 /* The BTF id of the kfunc name in the running kernel's vmlinux BTF, or -errno. */
 static inline int32_t bpfrr_rt_kfunc_btf_id(const char *name)
 {
 	uint8_t *data = NULL;
 	size_t len = 0;
-	int32_t ret = bpfrr_rt_read_file(BPFRR_RT_VMLINUX_BTF, &data, &len);
+	int32_t ret = bpfrr_rt_btf_has_string(BPFRR_RT_VMLINUX_BTF, name);
 
+	if (ret <= 0)
+		return ret ? ret : -ENOENT;
+	ret = bpfrr_rt_read_file(BPFRR_RT_VMLINUX_BTF, &data, &len);
 	if (ret)
 		return ret;
 	ret = bpfrr_rt_btf_find_func(data, len, name);

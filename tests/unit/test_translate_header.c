@@ -154,9 +154,15 @@ START_TEST(btf_scan_on_vmlinux)
 		name = btf__name_by_offset(btf, t->name_off);
 		ck_assert_int_eq(bpfrr_rt_btf_find_func(data, len, name),
 				 btf__find_by_name_kind(btf, name, BTF_KIND_FUNC));
+		/* the strings-only pre-check finds every name that has a type */
+		if (checked < 20)
+			ck_assert_int_eq(bpfrr_rt_btf_has_string(BPFRR_RT_VMLINUX_BTF, name), 1);
 		checked++;
 	}
 	ck_assert_uint_gt(checked, 0);
+	ck_assert_int_eq(bpfrr_rt_btf_has_string(BPFRR_RT_VMLINUX_BTF, "bpfrr_no_such_kfunc"), 0);
+	ck_assert_int_eq(bpfrr_rt_kfunc_btf_id("bpfrr_no_such_kfunc"), -ENOENT);
+	ck_assert_int_eq(bpfrr_rt_btf_has_string("/dev/null", "x"), -EINVAL);
 	free(data);
 	btf__free(btf);
 }
