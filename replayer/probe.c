@@ -24,7 +24,7 @@
  *    the probe itself.
  *
  * 3. Perf events: the series' bpf_perf_event_open() kfunc, looked up by
- *    name in the kernel's BTF.
+ *    name in the kernel's BTF, on kernels that have the series' list.
  *
  * Field offsets come from the ABI table.
  */
@@ -319,11 +319,13 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, siz
 	int32_t answers[P_NR] = { 1, 1, 1, 1 };
 	struct utsname u;
 	char source[64], *list;
+	bool has_list;
 	int ret;
 
 	if (uname(&u))
 		snprintf(u.release, sizeof(u.release), "?");
 	list = read_list();
+	has_list = list != NULL;
 	if (list) {
 		char why[128];
 
@@ -356,8 +358,15 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, siz
 	if (answers[P_RAWTP_NAME] != 1)
 		set_probed(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
 			   ENOENT);
-	if (flags & BPFRR_CAPS_PROBE_PERF)
+	/*
+	 * The kfunc comes with the series that also adds the kernel's list
+	 * (kernel/series: 0002 before 0007); a kernel without the list is
+	 * spared the BTF scan, which costs tens of ms under emulation.
+	 */
+	if (flags & BPFRR_CAPS_PROBE_PERF && has_list)
 		probe_perf_kfunc(caps);
+	else if (flags & BPFRR_CAPS_PROBE_PERF)
+		caps->perf_event_open = false;
 	else
 		caps->perf_event_open_unknown = true;
 	return 0;
