@@ -91,12 +91,15 @@ struct bpfrr_caps {
 	"9 BPF_PROG_DETACH\n" \
 	"13 BPF_PROG_GET_FD_BY_ID\n" \
 	"14 BPF_MAP_GET_FD_BY_ID\n" \
+	"15 BPF_OBJ_GET_INFO_BY_FD info.info\n" \
 	"17 BPF_RAW_TRACEPOINT_OPEN raw_tracepoint.name\n" \
 	"18 BPF_BTF_LOAD btf\n" \
 	"19 BPF_BTF_GET_FD_BY_ID\n" \
 	"21 BPF_MAP_LOOKUP_AND_DELETE_ELEM key value\n" \
 	"22 BPF_MAP_FREEZE\n" \
-	"28 BPF_LINK_CREATE link_create.iter_info\n" \
+	"28 BPF_LINK_CREATE link_create.iter_info link_create.kprobe_multi.syms link_create.kprobe_multi.addrs " \
+	"link_create.kprobe_multi.cookies link_create.uprobe_multi.path link_create.uprobe_multi.offsets " \
+	"link_create.uprobe_multi.ref_ctr_offsets link_create.uprobe_multi.cookies\n" \
 	"29 BPF_LINK_UPDATE\n" \
 	"30 BPF_LINK_GET_FD_BY_ID\n" \
 	"34 BPF_LINK_DETACH\n" \
