@@ -55,6 +55,23 @@ static double ms(uint64_t ns)
 	return ns / 1e6;
 }
 
+/* Caps named by --assume-caps, or probed from this kernel; 0 or an exit status. */
+static int get_caps(struct bpfrr_caps *caps, const char *assume, unsigned int probe_flags)
+{
+	char err[512];
+
+	if (assume) {
+		if (!bpfrr_caps_assume(caps, assume))
+			return 0;
+		fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume, BPFRR_CAPS_ASSUME_NAMES);
+		return BPFRR_EXIT_USAGE;
+	}
+	if (!bpfrr_caps_probe(caps, probe_flags, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
+	return BPFRR_EXIT_FAILURE;
+}
+
 static int read_input(const char *path, struct bpfrr_ir **ir)
 {
 	char err[512], head[8] = { 0 };
@@ -226,18 +243,10 @@ int bpfrr_replay_main(int argc, char **argv)
 			fprintf(stderr, "bpfrr replay: --caps takes no bundle and no other option than --assume-caps\n");
 			return BPFRR_EXIT_USAGE;
 		}
-		if (assume) {
-			if (bpfrr_caps_assume(&caps, assume)) {
-				fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume,
-					BPFRR_CAPS_ASSUME_NAMES);
-				return BPFRR_EXIT_USAGE;
-			}
-		} else if (bpfrr_caps_probe(&caps, BPFRR_CAPS_PROBE_PERF, err, sizeof(err))) {
-			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
-			return BPFRR_EXIT_FAILURE;
-		}
-		bpfrr_caps_print(&caps, stdout);
-		return 0;
+		ret = get_caps(&caps, assume, BPFRR_CAPS_PROBE_PERF);
+		if (!ret)
+			bpfrr_caps_print(&caps, stdout);
+		return ret;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "bpfrr replay: no bundle given (see --help)\n");
@@ -269,20 +278,9 @@ int bpfrr_replay_main(int argc, char **argv)
 		return ret;
 
 	if (do_plan) {
-		if (assume) {
-			if (bpfrr_caps_assume(&caps, assume)) {
-				fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume,
-					BPFRR_CAPS_ASSUME_NAMES);
-				bpfrr_ir_free(ir);
-				return BPFRR_EXIT_USAGE;
-			}
-		} else if (bpfrr_caps_probe(&caps, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0, err,
-					    sizeof(err))) {
-			fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
-			bpfrr_ir_free(ir);
-			return BPFRR_EXIT_FAILURE;
-		}
-		ret = print_plan(ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
+		ret = get_caps(&caps, assume, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0);
+		if (!ret)
+			ret = print_plan(ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
 		bpfrr_ir_free(ir);
 		return ret;
 	}
