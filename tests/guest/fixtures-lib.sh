@@ -1,6 +1,7 @@
-# tests/guest/fixtures-lib.sh: helpers of the fixtures-*.t guest tests (sourced,
-# busybox sh).  The fixture loaders print "KIND key=value..." lines, one per
-# BPF object they hold (see fixtures/common/fx_common.h).
+# tests/guest/fixtures-lib.sh: helpers of the guest tests (sourced, busybox sh):
+# fail/pass/finish, the fixture loaders, leak checks by id walk. The fixture
+# loaders print "KIND key=value..." lines, one per BPF object they hold (see
+# fixtures/common/fx_common.h).
 
 FX=${BPFRR_ROOT:-/opt/bpfrr}/fixtures
 failures=0
@@ -13,6 +14,43 @@ fail() {
 
 pass() {
 	echo "ok: $*"
+}
+
+# Leak checks by id walk (bpftool): take_max before, check_nothing_left NAME after.
+# ids KIND: the ids of the kernel's programs / maps / links / BTF objects
+ids() {
+	bpftool "$1" show 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'
+}
+
+# max_id KIND: the highest id of KIND, 0 if none
+max_id() {
+	ids "$1" | sort -n | tail -n 1 | grep . || echo 0
+}
+
+# newer_than KIND ID: how many objects of KIND have an id above ID
+newer_than() {
+	ids "$1" | awk -v max="$2" '$1 > max { n++ } END { print n + 0 }'
+}
+
+# take_max: remember the highest prog, map, link and BTF ids
+take_max() {
+	max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
+}
+
+# check_nothing_left NAME: no prog, map, link or BTF newer than take_max saw.
+# Maps leave the id table an RCU grace period after their program is freed:
+# wait up to two seconds.
+check_nothing_left() {
+	tries=0
+	while :; do
+		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
+		[ "$left" = "0 0 0 0" ] && break
+		tries=$((tries + 1))
+		[ $tries -lt 20 ] || break
+		sleep 0.1
+	done
+	[ "$left" = "0 0 0 0" ] && pass "$1: no program, map, link or BTF left" ||
+		fail "$1: objects left behind (progs maps links btf: $left)"
 }
 
 # finish: the test's exit status.

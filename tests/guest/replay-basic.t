@@ -9,40 +9,7 @@
 #     --pin, a command run while the objects are held, --plan.
 set -u
 ir=$BPFRR_ROOT/tests/guest/replay-ir
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-
-# ids KIND: the ids of the kernel's programs / maps / links / BTF objects (bpftool)
-ids() {
-	bpftool "$1" show 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'
-}
-
-# max_id KIND: the highest id of KIND, 0 if none
-max_id() {
-	ids "$1" | sort -n | tail -n 1 | grep . || echo 0
-}
-
-# newer_than KIND ID: how many objects of KIND have an id above ID
-newer_than() {
-	ids "$1" | awk -v max="$2" '$1 > max { n++ } END { print n + 0 }'
-}
-
-# check_nothing_left: no prog, map, link or BTF newer than the max_* taken before.
-# Maps leave the id table after an RCU grace period once their program is
-# freed: wait up to two seconds.
-check_nothing_left() {
-	tries=0
-	while :; do
-		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
-		[ "$left" = "0 0 0 0" ] && break
-		tries=$((tries + 1))
-		[ $tries -lt 20 ] || break
-		sleep 0.1
-	done
-	[ "$left" = "0 0 0 0" ] && pass "$1: no program, map, link or BTF left" ||
-		fail "$1: objects left behind (progs maps links btf: $left)"
-}
+. "$(dirname "$0")/fixtures-lib.sh"	# fail, pass, take_max, check_nothing_left
 
 "$ir" check || fail "replay-ir check"
 "$ir" bundle . || { fail "replay-ir bundle"; exit 1; }
@@ -57,7 +24,7 @@ echo "$out" | grep -q "2 of 14 recorded calls dropped" && pass "the report count
 echo "$out" | grep -q "verify: .* 0 mismatches" && pass "verify table with 0 mismatches" ||
 	fail "no clean verify table"
 
-max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
+take_max
 out=$(bpfrr replay fail.bundle 2>&1); status=$?
 echo "$out"
 [ $status -eq 1 ] && pass "a failing bundle exits 1" || fail "failing bundle: status $status"
@@ -65,7 +32,7 @@ echo "$out" | grep -q "seq 12 BPF_MAP_UPDATE_ELEM (in loader 0): No such file or
 	pass "the failing call is named" || fail "the failing call is not named"
 check_nothing_left "after the failing bundle"
 
-max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
+take_max
 out=$(bpfrr replay badprog.bundle 2>&1); status=$?
 echo "$out" | tail -n 5
 [ $status -eq 1 ] && echo "$out" | grep -q "R6 !read_ok" && pass "a refused program shows the verifier's log" ||
@@ -94,8 +61,4 @@ out=$(bpfrr replay --plan --assume-caps stock-6.12 sample.bundle); status=$?
 [ $status -eq 0 ] && echo "$out" | grep -q "loader: 75 insns, blob 504 bytes" &&
 	pass "--plan --assume-caps stock-6.12 prints the loader" || fail "--plan: status $status"
 
-if [ $failures -ne 0 ]; then
-	echo "$failures check(s) failed"
-	exit 1
-fi
-exit 0
+finish

@@ -34,32 +34,6 @@ case "$(uname -r)" in
 esac
 echo "kernel: $(uname -r) ($kind)"
 
-ids() {
-	bpftool "$1" show 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p'
-}
-max_id() {
-	ids "$1" | sort -n | tail -n 1 | grep . || echo 0
-}
-newer_than() {
-	ids "$1" | awk -v max="$2" '$1 > max { n++ } END { print n + 0 }'
-}
-take_max() {
-	max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
-}
-# Maps leave the id table an RCU grace period after their program: wait up to 2 s.
-check_nothing_left() {
-	tries=0
-	while :; do
-		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
-		[ "$left" = "0 0 0 0" ] && break
-		tries=$((tries + 1))
-		[ $tries -lt 20 ] || break
-		sleep 0.1
-	done
-	[ "$left" = "0 0 0 0" ] && pass "$1: no program, map, link or BTF left" ||
-		fail "$1: objects left behind (progs maps links btf: $left)"
-}
-
 # min_ran TRACE: linked programs that must run (opensnoop's sys_enter_open and
 # sys_exit_open wait for open(2), which no shell tool makes on x86_64)
 min_ran() {
