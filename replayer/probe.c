@@ -363,11 +363,9 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, siz
 	 * (kernel/series: 0002 before 0007); a kernel without the list is
 	 * spared the BTF scan, which costs tens of ms under emulation.
 	 */
-	if (flags & BPFRR_CAPS_PROBE_PERF && has_list)
-		probe_perf_kfunc(caps);
-	else if (flags & BPFRR_CAPS_PROBE_PERF)
-		caps->perf_event_open = false;
-	else
+	if (!(flags & BPFRR_CAPS_PROBE_PERF))
 		caps->perf_event_open_unknown = true;
+	else if (has_list)
+		probe_perf_kfunc(caps);
 	return 0;
 }
