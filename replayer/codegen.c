@@ -54,6 +54,18 @@ int bpfrr_codegen_place(const struct bpfrr_ir_call *c, const struct bpfrr_caps *
 			*why = "perf_event_open flags beyond 32 bits";
 			return -EOPNOTSUPP;
 		}
+		/*
+		 * The series refuses uprobe events to syscall programs: failing to
+		 * open one waits for an RCU tasks trace grace period, which the
+		 * program's own read-side section would hold up (kernel/README.md).
+		 */
+		for (i = 0; i < c->nr_resolves; i++) {
+			if (c->resolves[i].kind == BPFRR_IR_RESOLVE_PMU_TYPE &&
+			    !strcmp(c->resolves[i].name, "uprobe")) {
+				*why = "a uprobe event, which bpf_perf_event_open() refuses";
+				return -EOPNOTSUPP;
+			}
+		}
 		/* the kfunc reads pointers inside the attr (kprobe name, uprobe path) as user addresses */
 		for (i = 0; i < c->nr_bufs; i++)
 			area[i] = BPFRR_AREA_USER;

@@ -543,6 +543,16 @@ START_TEST(perf_event_open_kfunc)
 	ir->calls[c].args[2] = -1;
 	ck_assert_int_eq(bpfrr_codegen_place(&ir->calls[c], &caps, area, &why), -EOPNOTSUPP);
 	ck_assert_str_eq(why, "syscall programs cannot open perf events on this kernel");
+
+	/* a kprobe PMU event goes to the kfunc, a uprobe PMU one stays in user space */
+	caps.perf_event_open = true;
+	ck_assert_int_eq(bpfrr_ir_add_resolve(ir, c, BPFRR_IR_RESOLVE_PMU_TYPE, 0, 4, "kprobe"), 0);
+	ck_assert_int_eq(bpfrr_codegen_place(&ir->calls[c], &caps, area, &why), 0);
+	ck_assert_int_eq(area[0], BPFRR_AREA_USER);
+	free(ir->calls[c].resolves[0].name);
+	ir->calls[c].resolves[0].name = strdup("uprobe");
+	ck_assert_int_eq(bpfrr_codegen_place(&ir->calls[c], &caps, area, &why), -EOPNOTSUPP);
+	ck_assert_str_eq(why, "a uprobe event, which bpf_perf_event_open() refuses");
 	bpfrr_ir_free(ir);
 }
 END_TEST
