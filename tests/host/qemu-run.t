@@ -154,5 +154,34 @@ for bad in "--arch mips --kernel stock -- true" \
 	fi
 done
 
+# While kernel/build builds the kernel, or waits for another job that builds it
+# (make -j2 check), what it says goes to a log, not to the command's stderr. A
+# copy of qemu/run beside a stand-in kernel/build that talks on both streams
+# and then provides the real image shows it.
+fake=$tmp/fake-top
+mkdir -p "$fake/qemu" "$fake/kernel" "$tmp/fake-kernel"
+cp "$top/qemu/run" "$fake/qemu/run"
+real_kernel=$("$top/kernel/build" --arch "$arch" --variant "$variant" --print-path)
+cat >"$fake/kernel/build" <<FAKE
+#!/bin/sh
+case " \$* " in
+*" --print-path "*) echo "$tmp/fake-kernel/image" ;;
+*) echo "kernel/build: waiting for another build of this kernel" >&2
+   echo "kernel/build: $arch $variant kernel is up to date"
+   cp "$real_kernel" "$tmp/fake-kernel/image" ;;
+esac
+FAKE
+chmod +x "$fake/kernel/build"
+BPFRR_INITRAMFS=${image[$arch]} "$fake/qemu/run" --arch "$arch" --kernel "$variant" --timeout 120 -- \
+	'echo "to stdout"; echo "to stderr" >&2' >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [ "$status" -eq 0 ] && [ "$(cat "$tmp/out")" = "to stdout" ] && [ "$(cat "$tmp/err")" = "to stderr" ] &&
+	[ -f "$tmp/fake-kernel/image" ]; then
+	ok "$arch: kernel/build's messages while qemu/run builds the kernel stay off stdout and stderr"
+else
+	not_ok "$arch: kernel/build's messages while qemu/run builds the kernel stay off stdout and stderr" \
+		"exit status $status; stdout:" "$(cat "$tmp/out")" "stderr:" "$(cat "$tmp/err")"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
