@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -117,14 +119,44 @@ static int opens_stop(void)
 	return 0;
 }
 
+#if defined(__x86_64__)
+/* getpid through the i386 ABI (int $0x80) */
+static long i386_getpid(void)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(20L) : "memory");
+	return ret;
+}
+
+/*
+ * Whether this kernel has the i386 ABI at all: one built without
+ * CONFIG_IA32_EMULATION kills int $0x80 with SIGSEGV before any filter sees it.
+ */
+static bool have_i386_abi(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGSEGV, SIG_DFL);	/* not ASan's handler */
+		_exit(i386_getpid() == getpid() ? 0 : 1);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+#endif
+
+static bool i386_abi;
+
 static int foreign_abi_stops(void)
 {
 #if defined(__x86_64__)
 	long ret;
 
 	/* getpid through the i386 ABI: the "bad arch" action traces it */
-	__asm__ volatile("int $0x80" : "=a"(ret) : "a"(20L) : "memory");
-	if (ret != -ENOSYS)
+	if (i386_abi && i386_getpid() != -ENOSYS)
 		return 40;
 	/* the x32 ABI (syscall numbers with bit 30) takes the same path */
 	ret = syscall(0x40000000 | SYS_getpid);
@@ -163,6 +195,11 @@ END_TEST
 
 START_TEST(test_foreign_abi_stops)
 {
+#if defined(__x86_64__)
+	i386_abi = have_i386_abi();
+	if (!i386_abi)
+		fprintf(stderr, "# this kernel has no i386 ABI: only x32 numbers checked\n");
+#endif
 	ck_assert_int_eq(with_filter(REC_OPENS_NONE, foreign_abi_stops), 0);
 }
 END_TEST
