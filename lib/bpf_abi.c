@@ -1112,11 +1112,11 @@ int bpfrr_abi_walk_fds(int cmd, const void *attr, size_t attr_size, const struct
 	if ((err = nested_fds(&v, env, cb, arg)))
 		return err;
 	switch (cmd) {
-	case ABI_PROG_LOAD:
+	case BPFRR_CMD_PROG_LOAD:
 		return prog_load_fds(&v, env, cb, arg);
-	case ABI_MAP_UPDATE_ELEM:
+	case BPFRR_CMD_MAP_UPDATE_ELEM:
 		return map_value_fds(&v, env, "map_fd", "value", NULL, cb, arg);
-	case ABI_MAP_UPDATE_BATCH:
+	case BPFRR_CMD_MAP_UPDATE_BATCH:
 		return map_value_fds(&v, env, "batch.map_fd", "batch.values", "batch.count", cb, arg);
 	}
 	return 0;

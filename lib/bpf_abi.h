@@ -31,8 +31,55 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The bpf() commands, by their numbers in the kernel's enum bpf_cmd (6.12).
+ * This is the only list of them: everything else about a command is in its
+ * row of the table (struct bpfrr_cmd_desc). tests/unit/test_bpf_abi.c
+ * checks every value against the UAPI header.
+ */
+enum bpfrr_cmd {
+	BPFRR_CMD_MAP_CREATE = 0,
+	BPFRR_CMD_MAP_LOOKUP_ELEM = 1,
+	BPFRR_CMD_MAP_UPDATE_ELEM = 2,
+	BPFRR_CMD_MAP_DELETE_ELEM = 3,
+	BPFRR_CMD_MAP_GET_NEXT_KEY = 4,
+	BPFRR_CMD_PROG_LOAD = 5,
+	BPFRR_CMD_OBJ_PIN = 6,
+	BPFRR_CMD_OBJ_GET = 7,
+	BPFRR_CMD_PROG_ATTACH = 8,
+	BPFRR_CMD_PROG_DETACH = 9,
+	BPFRR_CMD_PROG_TEST_RUN = 10,
+	BPFRR_CMD_PROG_GET_NEXT_ID = 11,
+	BPFRR_CMD_MAP_GET_NEXT_ID = 12,
+	BPFRR_CMD_PROG_GET_FD_BY_ID = 13,
+	BPFRR_CMD_MAP_GET_FD_BY_ID = 14,
+	BPFRR_CMD_OBJ_GET_INFO_BY_FD = 15,
+	BPFRR_CMD_PROG_QUERY = 16,
+	BPFRR_CMD_RAW_TRACEPOINT_OPEN = 17,
+	BPFRR_CMD_BTF_LOAD = 18,
+	BPFRR_CMD_BTF_GET_FD_BY_ID = 19,
+	BPFRR_CMD_TASK_FD_QUERY = 20,
+	BPFRR_CMD_MAP_LOOKUP_AND_DELETE_ELEM = 21,
+	BPFRR_CMD_MAP_FREEZE = 22,
+	BPFRR_CMD_BTF_GET_NEXT_ID = 23,
+	BPFRR_CMD_MAP_LOOKUP_BATCH = 24,
+	BPFRR_CMD_MAP_LOOKUP_AND_DELETE_BATCH = 25,
+	BPFRR_CMD_MAP_UPDATE_BATCH = 26,
+	BPFRR_CMD_MAP_DELETE_BATCH = 27,
+	BPFRR_CMD_LINK_CREATE = 28,
+	BPFRR_CMD_LINK_UPDATE = 29,
+	BPFRR_CMD_LINK_GET_FD_BY_ID = 30,
+	BPFRR_CMD_LINK_GET_NEXT_ID = 31,
+	BPFRR_CMD_ENABLE_STATS = 32,
+	BPFRR_CMD_ITER_CREATE = 33,
+	BPFRR_CMD_LINK_DETACH = 34,
+	BPFRR_CMD_PROG_BIND_MAP = 35,
+	BPFRR_CMD_TOKEN_CREATE = 36,
+	BPFRR_CMD__MAX,
+};
+
 /* Highest command number the table knows (BPF_TOKEN_CREATE in 6.12) + 1. */
-#define BPFRR_ABI_NR_CMDS 37
+#define BPFRR_ABI_NR_CMDS BPFRR_CMD__MAX
 
 /* sizeof(union bpf_attr) in 6.12 (prog_token_fd ends at 148, aligned 8).
  * Larger attrs are legal if the tail is zero. */

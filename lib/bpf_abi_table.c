@@ -875,7 +875,7 @@ static uint32_t target_variant(int cls, int cmd)
 		return V_TGT_DEVICE;
 	case AC_FLOW_DISSECTOR:
 		/* PROG_ATTACH/DETACH act on the caller's netns: target_fd must be 0 */
-		return cmd == ABI_PROG_QUERY || cmd == ABI_LINK_CREATE ? V_TGT_NETNS : V_TGT_NONE;
+		return cmd == BPFRR_CMD_PROG_QUERY || cmd == BPFRR_CMD_LINK_CREATE ? V_TGT_NETNS : V_TGT_NONE;
 	case AC_SK_LOOKUP:
 		return V_TGT_NETNS;
 	case AC_TCX:
@@ -883,9 +883,9 @@ static uint32_t target_variant(int cls, int cmd)
 	case AC_XDP:
 		return V_TGT_IFINDEX;
 	case AC_TRACING:
-		return cmd == ABI_LINK_CREATE ? V_TGT_PROG : V_TGT_NONE;
+		return cmd == BPFRR_CMD_LINK_CREATE ? V_TGT_PROG : V_TGT_NONE;
 	case AC_PERF_EVENT:
-		return cmd == ABI_LINK_CREATE ? V_TGT_PERF : V_TGT_NONE;
+		return cmd == BPFRR_CMD_LINK_CREATE ? V_TGT_PERF : V_TGT_NONE;
 	case -1:
 		return V_TGT_ANY;
 	default:
@@ -899,7 +899,7 @@ static uint32_t prog_attach_variant(const void *attr, size_t attr_size,
 	uint32_t attach_type = get_u32(attr, attr_size, 8);
 
 	(void)env;
-	return target_variant(attach_class_of(attach_type), ABI_PROG_ATTACH) |
+	return target_variant(attach_class_of(attach_type), BPFRR_CMD_PROG_ATTACH) |
 	       relative_variant(get_u32(attr, attr_size, 12));
 }
 
@@ -907,7 +907,7 @@ static uint32_t prog_query_variant(const void *attr, size_t attr_size,
 				   const struct bpfrr_abi_env *env)
 {
 	(void)env;
-	return target_variant(attach_class_of(get_u32(attr, attr_size, 4)), ABI_PROG_QUERY);
+	return target_variant(attach_class_of(get_u32(attr, attr_size, 4)), BPFRR_CMD_PROG_QUERY);
 }
 
 static uint32_t link_create_variant(const void *attr, size_t attr_size,
@@ -1004,7 +1004,7 @@ static uint32_t test_run_variant(const void *attr, size_t attr_size,
 /* --- the command table -------------------------------------------------------------- */
 
 #define CMD(c, desc, ret, wb, ...) \
-	[ABI_##c] = { .cmd = ABI_##c, .name = "BPF_" #c, .attr = &desc, .ret_kind = ret, \
+	[BPFRR_CMD_##c] = { .cmd = BPFRR_CMD_##c, .name = "BPF_" #c, .attr = &desc, .ret_kind = ret, \
 		      .writes_attr = wb, __VA_ARGS__ }
 
 static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
