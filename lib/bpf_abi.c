@@ -126,6 +126,35 @@ const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name)
 	return NULL;
 }
 
+bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m)
+{
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+	const struct bpfrr_field *f;
+
+	memset(m, 0, sizeof(*m));
+	if (!d)
+		return false;
+	if ((f = bpfrr_abi_cmd_field(cmd, d->makes.type))) {
+		m->obj_type = (uint32_t)bpfrr_abi_field_get(f, attr, attr_len);
+		m->has_type = true;
+	}
+	if (d->makes.key_size && d->makes.value_size) {
+		if ((f = bpfrr_abi_cmd_field(cmd, d->makes.key_size)))
+			m->key_size = (uint32_t)bpfrr_abi_field_get(f, attr, attr_len);
+		if ((f = bpfrr_abi_cmd_field(cmd, d->makes.value_size)))
+			m->value_size = (uint32_t)bpfrr_abi_field_get(f, attr, attr_len);
+		m->has_sizes = true;
+	}
+	if ((f = bpfrr_abi_cmd_field(cmd, d->makes.name)) && (size_t)f->offset + f->size <= attr_len) {
+		size_t n = f->size < BPFRR_ABI_OBJ_NAME_LEN ? f->size : BPFRR_ABI_OBJ_NAME_LEN;
+
+		memcpy(m->name, (const uint8_t *)attr + f->offset, n);
+		m->name[n] = '\0';
+		m->has_name = true;
+	}
+	return m->has_type || m->has_sizes || m->has_name;
+}
+
 /* Value of the sibling field name (0 if absent or beyond size); *present says which. */
 static uint64_t sibling(const struct bpfrr_struct_desc *d, const char *name, uint32_t variant,
 			const void *base, size_t size, bool *present)

@@ -266,9 +266,57 @@ struct bpfrr_struct_desc {
 
 struct bpfrr_abi_env;
 
+/*
+ * What a command is to the translator (replayer/pass_select.c decides from
+ * it what to replay). Every row of the table has one; test_bpf_abi fails
+ * on a row without.
+ */
+enum bpfrr_cmd_class {
+	BPFRR_CMD_CLASS_NONE,		/* not classified: a bug in the table */
+	BPFRR_CMD_CLASS_CREATE,		/* returns a new object (map, prog, BTF, link, ...) */
+	BPFRR_CMD_CLASS_MUTATE,		/* changes an object it names (map update, freeze, bind) */
+	BPFRR_CMD_CLASS_GLOBAL,		/* an effect beyond its objects' fds (pin, cgroup attach) */
+	BPFRR_CMD_CLASS_GET,		/* another fd for an existing object (by id or path) */
+	BPFRR_CMD_CLASS_READ,		/* reads state only (lookups, info, id walks, queries) */
+	BPFRR_CMD_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
+};
+
+/* Command flags (struct bpfrr_cmd_desc.flags). */
+#define BPFRR_CMDF_BUILDS	0x0001	/* a successful call builds state: it can be the default
+					 * replay point (CREATE, MUTATE and GLOBAL classes only) */
+#define BPFRR_CMDF_BY_ID	0x0002	/* gets an fd by kernel id, which differs from boot to boot */
+#define BPFRR_CMDF_SHARED	0x0004	/* acts on state shared beyond its fds (bpffs paths, cgroup
+					 * attachments): replayed in recorded order with the others */
+#define BPFRR_CMDF_USES_FDS	0x0008	/* only uses the objects its attr fds name, changes none */
+
+/* What the attr of a command that makes an object says of it: field names, NULL if none. */
+struct bpfrr_cmd_makes {
+	const char *type;		/* "map_type", "prog_type" */
+	const char *key_size, *value_size;
+	const char *name;		/* "map_name", "prog_name" */
+};
+
+/* The log buffer a command fills in: its attr fields, or all NULL. */
+struct bpfrr_cmd_log {
+	const char *buf;		/* "log_buf" */
+	const char *size;		/* "log_size" */
+	const char *level;		/* "log_level" */
+};
+
+/*
+ * When the translator refuses to replay a call of the command (why != NULL):
+ * if field is set, when that attr field is not 0; else when the object the
+ * call acts on (its map or program) has type target_type.
+ */
+struct bpfrr_cmd_refusal {
+	const char *field;
+	uint32_t target_type;
+	const char *why;
+};
+
 /* One bpf() command. */
 struct bpfrr_cmd_desc {
-	int cmd;
+	int cmd;				/* enum bpfrr_cmd */
 	const char *name;			/* "BPF_MAP_CREATE" */
 	const struct bpfrr_struct_desc *attr;	/* its fields of union bpf_attr */
 	uint8_t ret_kind;			/* enum bpfrr_obj_kind of a successful return (NONE: 0 / count) */
@@ -276,6 +324,14 @@ struct bpfrr_cmd_desc {
 	/* variant mask of this call (link_create by attach_type, ...); NULL: every field applies.
 	 * env (may be NULL) refines it: e.g. the prog type behind link_create.prog_fd. */
 	uint32_t (*variant)(const void *attr, size_t attr_size, const struct bpfrr_abi_env *env);
+	uint8_t cls;				/* enum bpfrr_cmd_class */
+	uint16_t flags;				/* BPFRR_CMDF_* */
+	/* the one attr fd whose object the call changes (the others it only uses), or NULL:
+	 * then all of them are changed, or none with BPFRR_CMDF_USES_FDS */
+	const char *changes_fd;
+	struct bpfrr_cmd_makes makes;
+	struct bpfrr_cmd_log log;
+	struct bpfrr_cmd_refusal refuse;
 };
 
 /* Table access. */
@@ -295,6 +351,18 @@ const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name);
 bool bpfrr_abi_field_applies(const struct bpfrr_field *f, uint32_t variant);
 /* read field f (1..8 bytes, little/native endian) from attr; 0 if beyond attr_size */
 uint64_t bpfrr_abi_field_get(const struct bpfrr_field *f, const void *base, size_t size);
+
+/* What the attr of a call of cmd says of the object it makes (struct bpfrr_cmd_makes). */
+#define BPFRR_ABI_OBJ_NAME_LEN 16	/* BPF_OBJ_NAME_LEN */
+struct bpfrr_abi_made {
+	bool has_type;			/* obj_type was read (map_type, prog_type) */
+	bool has_sizes;			/* key_size and value_size were read */
+	bool has_name;			/* the name field lies within the attr */
+	uint32_t obj_type, key_size, value_size;
+	char name[BPFRR_ABI_OBJ_NAME_LEN + 1];	/* NUL-terminated */
+};
+/* fill *m (zeroed first) from attr; false if cmd's attr says nothing of what it makes */
+bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m);
 
 /* Info struct layouts (BPF_OBJ_GET_INFO_BY_FD), by object kind; NULL for others. */
 const struct bpfrr_struct_desc *bpfrr_abi_info_desc(enum bpfrr_obj_kind kind);

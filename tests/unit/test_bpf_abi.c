@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -564,6 +565,19 @@ static size_t build_names(struct gen_line *lines, struct name_ref *refs)
 			n++;
 		}
 	}
+	/* every row of the command table: its number is the kernel's for its name, and the public
+	 * enum's for the same name (bpf_abi.h is always at hand: a missing name there fails) */
+	for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
+		const char *name = bpfrr_abi_cmd(cmd)->name;
+
+		ck_assert_msg(name && !strncmp(name, "BPF_", 4), "command %d: name %s", cmd, name);
+		refs[n] = (struct name_ref){ name, (uint64_t)bpfrr_abi_cmd(cmd)->cmd, "linux/bpf.h" };
+		snprintf(lines[n].text, sizeof(lines[n].text), "\tV(%zu, %s);", n, name);
+		n++;
+		refs[n] = (struct name_ref){ name, (uint64_t)bpfrr_abi_cmd(cmd)->cmd, "bpf_abi.h" };
+		snprintf(lines[n].text, sizeof(lines[n].text), "\tV(%zu, BPFRR_CMD_%s);", n, name + 4);
+		n++;
+	}
 	for (int32_t id = 1; id < BPFRR_ABI_NR_HELPERS; id++) {
 		const char *name = bpfrr_abi_helper_name(id);
 
@@ -583,16 +597,21 @@ static void check_names(const char *incdir, bool require_bpf_h, const char *labe
 	static struct name_ref refs[MAX_LINES];
 	size_t n = build_names(lines, refs);
 	unsigned int checked = 0, missing = 0;
+	char includes[4200], here[4096];
 	const char *why;
 
+	/* our own header next to this source file (the Makefile compiles it by absolute path) */
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	snprintf(includes, sizeof(includes),
+		 "#include <linux/bpf.h>\n#include <linux/if_link.h>\n#include <linux/netfilter.h>\n"
+		 "#include \"%s/../../lib/bpf_abi.h\"", dirname(here));
 	for (size_t i = 0; i < n; i++)
 		lines[i].missing = lines[i].got = false;
-	ck_assert_msg(run_generated(incdir,
-				    "#include <linux/bpf.h>\n#include <linux/if_link.h>\n"
-				    "#include <linux/netfilter.h>",
-				    lines, n, &why) == 0, "%s: %s", label, why);
+	ck_assert_msg(run_generated(incdir, includes, lines, n, &why) == 0, "%s: %s", label, why);
 	for (size_t i = 0; i < n; i++) {
 		if (lines[i].missing) {
+			ck_assert_msg(strcmp(refs[i].header, "bpf_abi.h"), "%s: bpf_abi.h has no BPFRR_CMD_%s",
+				      label, refs[i].name + 4);
 			ck_assert_msg(!require_bpf_h || strcmp(refs[i].header, "linux/bpf.h"),
 				      "%s: %s not defined", label, refs[i].name);
 			missing++;
@@ -838,6 +857,88 @@ START_TEST(test_cmd_names)
 	ck_assert_int_eq(bpfrr_abi_cmd_ret_kind(BPF_RAW_TRACEPOINT_OPEN, NULL, 0), BPFRR_OBJ_LINK);
 	ck_assert_int_eq(bpfrr_abi_cmd_ret_kind(BPF_MAP_UPDATE_ELEM, NULL, 0), BPFRR_OBJ_NONE);
 	ck_assert_int_eq(bpfrr_abi_cmd_ret_kind(36, NULL, 0), BPFRR_OBJ_TOKEN);
+}
+END_TEST
+
+/*
+ * What the translator asks of a command is in its row: a command added to
+ * the table without a class would be replayed as an unknown one.
+ */
+START_TEST(test_cmd_classes)
+{
+	for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
+		const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+		const char *fields[] = { d->changes_fd, d->makes.type, d->makes.key_size, d->makes.value_size,
+					 d->makes.name, d->log.buf, d->log.size, d->log.level, d->refuse.field };
+		const struct bpfrr_field *f;
+
+		ck_assert_msg(d->cls > BPFRR_CMD_CLASS_NONE && d->cls <= BPFRR_CMD_CLASS_TEST_RUN,
+			      "%s has no class for the translator (.cls)", d->name);
+		ck_assert_msg(!(d->flags & BPFRR_CMDF_BUILDS) || d->cls == BPFRR_CMD_CLASS_CREATE ||
+			      d->cls == BPFRR_CMD_CLASS_MUTATE || d->cls == BPFRR_CMD_CLASS_GLOBAL,
+			      "%s: BUILDS on a command that neither creates nor changes", d->name);
+		ck_assert_msg(!(d->flags & BPFRR_CMDF_BY_ID) || d->cls == BPFRR_CMD_CLASS_GET,
+			      "%s: a by-id lookup that is not a GET", d->name);
+		ck_assert_msg(!(d->changes_fd && (d->flags & BPFRR_CMDF_USES_FDS)),
+			      "%s: changes_fd and USES_FDS contradict", d->name);
+		for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
+			ck_assert_msg(!fields[i] || bpfrr_abi_cmd_field(cmd, fields[i]),
+				      "%s: no attr field %s", d->name, fields[i]);
+		if (d->changes_fd)
+			ck_assert_int_eq(bpfrr_abi_cmd_field(cmd, d->changes_fd)->kind, BPFRR_FIELD_FD);
+		ck_assert_msg(!d->log.buf == !d->log.size && !d->log.buf == !d->log.level,
+			      "%s: partial log fields", d->name);
+		if (d->log.buf) {
+			f = bpfrr_abi_cmd_field(cmd, d->log.buf);
+			ck_assert_msg(f->kind == BPFRR_FIELD_PTR && f->content == BPFRR_CONTENT_LOG,
+				      "%s: %s is not a log buffer", d->name, d->log.buf);
+		}
+		ck_assert_msg(!(d->makes.key_size || d->makes.value_size) ||
+			      (d->makes.key_size && d->makes.value_size && d->makes.type),
+			      "%s: map sizes without type", d->name);
+		ck_assert_msg(!d->refuse.why == !(d->refuse.field || d->refuse.target_type),
+			      "%s: a refusal needs both a condition and a reason", d->name);
+	}
+	/* spot checks of the data the translator's passes used to hold */
+	ck_assert_int_eq(bpfrr_abi_cmd(BPFRR_CMD_MAP_CREATE)->cls, BPFRR_CMD_CLASS_CREATE);
+	ck_assert_int_eq(bpfrr_abi_cmd(BPFRR_CMD_OBJ_GET)->cls, BPFRR_CMD_CLASS_GET);
+	ck_assert_int_eq(bpfrr_abi_cmd(BPFRR_CMD_PROG_TEST_RUN)->cls, BPFRR_CMD_CLASS_TEST_RUN);
+	ck_assert(!(bpfrr_abi_cmd(BPFRR_CMD_PROG_DETACH)->flags & BPFRR_CMDF_BUILDS));
+	ck_assert_uint_eq(bpfrr_abi_cmd_field(BPFRR_CMD_LINK_CREATE,
+					      bpfrr_abi_cmd(BPFRR_CMD_LINK_CREATE)->changes_fd)->offset, 4);
+}
+END_TEST
+
+START_TEST(test_cmd_made)
+{
+	union bpf_attr attr;
+	struct bpfrr_abi_made m;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_HASH;
+	attr.key_size = 4;
+	attr.value_size = 8;
+	memcpy(attr.map_name, "0123456789abcdef", 16);	/* not NUL-terminated */
+	ck_assert(bpfrr_abi_cmd_made(BPFRR_CMD_MAP_CREATE, &attr, sizeof(attr), &m));
+	ck_assert(m.has_type && m.has_sizes && m.has_name);
+	ck_assert_uint_eq(m.obj_type, BPF_MAP_TYPE_HASH);
+	ck_assert_uint_eq(m.key_size, 4);
+	ck_assert_uint_eq(m.value_size, 8);
+	ck_assert_str_eq(m.name, "0123456789abcdef");
+	/* an attr too short for the name: no name, the sizes it has */
+	ck_assert(bpfrr_abi_cmd_made(BPFRR_CMD_MAP_CREATE, &attr, 8, &m));
+	ck_assert(m.has_sizes && !m.has_name);
+	ck_assert_uint_eq(m.value_size, 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	memcpy(attr.prog_name, "probe", 6);
+	ck_assert(bpfrr_abi_cmd_made(BPFRR_CMD_PROG_LOAD, &attr, sizeof(attr), &m));
+	ck_assert(m.has_type && !m.has_sizes && m.has_name);
+	ck_assert_uint_eq(m.obj_type, BPF_PROG_TYPE_KPROBE);
+	ck_assert_str_eq(m.name, "probe");
+	ck_assert(!bpfrr_abi_cmd_made(BPFRR_CMD_LINK_CREATE, &attr, sizeof(attr), &m));
+	ck_assert(!bpfrr_abi_cmd_made(1000, &attr, sizeof(attr), &m));
 }
 END_TEST
 
@@ -2010,6 +2111,8 @@ static Suite *abi_suite(void)
 	tcase_add_test(tc, test_table_consistent);
 	tcase_add_test(tc, test_variants_disjoint);
 	tcase_add_test(tc, test_cmd_names);
+	tcase_add_test(tc, test_cmd_classes);
+	tcase_add_test(tc, test_cmd_made);
 	tcase_add_test(tc, test_short_names);
 	tcase_add_test(tc, test_xlat_format);
 	suite_add_tcase(s, tc);
