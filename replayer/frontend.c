@@ -329,7 +329,7 @@ const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size)
 {
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
 	const char *name = o->ident && o->ident->name && o->ident->name[0] ? o->ident->name :
-			   o->creator && o->creator->name[0] ? o->creator->name : NULL;
+			   o->creator && o->creator->made.name[0] ? o->creator->made.name : NULL;
 
 	if (!kind)
 		kind = "object";

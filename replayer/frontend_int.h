@@ -32,32 +32,23 @@
 #include "trace.h"
 #include "u64map.h"
 
-/* bpf() commands by their 6.12 numbers (the host's <linux/bpf.h> may be older) */
-enum fe_cmd {
-	FE_MAP_CREATE = 0, FE_MAP_LOOKUP_ELEM = 1, FE_MAP_UPDATE_ELEM = 2, FE_MAP_DELETE_ELEM = 3,
-	FE_MAP_GET_NEXT_KEY = 4, FE_PROG_LOAD = 5, FE_OBJ_PIN = 6, FE_OBJ_GET = 7,
-	FE_PROG_ATTACH = 8, FE_PROG_DETACH = 9, FE_PROG_TEST_RUN = 10, FE_PROG_GET_NEXT_ID = 11,
-	FE_MAP_GET_NEXT_ID = 12, FE_PROG_GET_FD_BY_ID = 13, FE_MAP_GET_FD_BY_ID = 14,
-	FE_OBJ_GET_INFO_BY_FD = 15, FE_PROG_QUERY = 16, FE_RAW_TRACEPOINT_OPEN = 17,
-	FE_BTF_LOAD = 18, FE_BTF_GET_FD_BY_ID = 19, FE_TASK_FD_QUERY = 20,
-	FE_MAP_LOOKUP_AND_DELETE_ELEM = 21, FE_MAP_FREEZE = 22, FE_BTF_GET_NEXT_ID = 23,
-	FE_MAP_LOOKUP_BATCH = 24, FE_MAP_LOOKUP_AND_DELETE_BATCH = 25, FE_MAP_UPDATE_BATCH = 26,
-	FE_MAP_DELETE_BATCH = 27, FE_LINK_CREATE = 28, FE_LINK_UPDATE = 29,
-	FE_LINK_GET_FD_BY_ID = 30, FE_LINK_GET_NEXT_ID = 31, FE_ENABLE_STATS = 32,
-	FE_ITER_CREATE = 33, FE_LINK_DETACH = 34, FE_PROG_BIND_MAP = 35, FE_TOKEN_CREATE = 36,
-};
-
 #define FE_PROG_TYPE_SYSCALL	31
-#define FE_MAP_TYPE_STRUCT_OPS	26
 
-/* What a recorded call is, for deciding what to replay. */
+/*
+ * What a recorded call is, for deciding what to replay. A bpf() command's
+ * class is its row's in the ABI table (enum bpfrr_cmd_class); the classes
+ * after TEST_RUN are only syscalls'.
+ */
 enum fe_class {
-	FE_CLASS_CREATE = 1,	/* returns a new object (map, prog, BTF, link, perf event, ...) */
-	FE_CLASS_MUTATE,	/* changes an object it names (map update, freeze, bind, ioctl) */
-	FE_CLASS_GLOBAL,	/* an effect beyond its objects' fds (pin, cgroup attach) */
-	FE_CLASS_GET,		/* another fd for an existing object (by id or path) */
-	FE_CLASS_READ,		/* reads state only (lookups, info, id walks, queries) */
-	FE_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
+	FE_CLASS_CREATE = BPFRR_CMD_CLASS_CREATE,	/* returns a new object (map, prog, BTF, link,
+							 * perf event, ...) */
+	FE_CLASS_MUTATE = BPFRR_CMD_CLASS_MUTATE,	/* changes an object it names (map update, freeze,
+							 * bind, ioctl) */
+	FE_CLASS_GLOBAL = BPFRR_CMD_CLASS_GLOBAL,	/* an effect beyond its objects' fds (pin, cgroup
+							 * attach) */
+	FE_CLASS_GET = BPFRR_CMD_CLASS_GET,		/* another fd for an existing object (by id or path) */
+	FE_CLASS_READ = BPFRR_CMD_CLASS_READ,		/* reads state only (lookups, info, id walks, queries) */
+	FE_CLASS_TEST_RUN = BPFRR_CMD_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
 	FE_CLASS_FD,		/* fd bookkeeping: close, dup, fcntl */
 	FE_CLASS_OPEN,		/* open of a file (cgroup dir, tracefs id, ...) */
 	FE_CLASS_OTHER,		/* a syscall or command the translator does not know */
@@ -140,8 +131,7 @@ struct fe_call {
 	struct fe_obj *result;		/* the object it made */
 	struct fe_obj *target;		/* MUTATE: the object it changes */
 	bool resolve_failed;		/* the walker could not run (e.g. out of memory) */
-	uint32_t obj_type, key_size, value_size;	/* what its attr says of a map/prog it makes */
-	char name[17];			/* map_name / prog_name of its attr */
+	struct bpfrr_abi_made made;	/* what its attr says of a map/prog it makes (type, sizes, name) */
 
 	/* pass 2 */
 	enum fe_class class;

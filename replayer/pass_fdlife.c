@@ -36,11 +36,12 @@ struct fdlife {
 };
 
 
+/* A bpf() call that gets another fd of an existing object (by id or path). */
 static bool is_get_call(const struct fe_call *c)
 {
-	return c->is_bpf && (c->cmd == FE_PROG_GET_FD_BY_ID || c->cmd == FE_MAP_GET_FD_BY_ID ||
-			     c->cmd == FE_BTF_GET_FD_BY_ID || c->cmd == FE_LINK_GET_FD_BY_ID ||
-			     c->cmd == FE_OBJ_GET);
+	const struct bpfrr_cmd_desc *d = c->is_bpf ? bpfrr_abi_cmd((int)c->cmd) : NULL;
+
+	return d && d->cls == BPFRR_CMD_CLASS_GET;
 }
 
 /* A new object of the model: its maker, identity, and alias. */
@@ -108,11 +109,11 @@ static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *o
 	if (kind)
 		*kind = (enum bpfrr_obj_kind)o->base.kind;
 	if (obj_type)
-		*obj_type = id ? id->type : mk ? mk->obj_type : 0;
+		*obj_type = id ? id->type : mk ? mk->made.obj_type : 0;
 	if (key_size)
-		*key_size = id && id->key_size ? id->key_size : mk ? mk->key_size : 0;
+		*key_size = id && id->key_size ? id->key_size : mk ? mk->made.key_size : 0;
 	if (value_size)
-		*value_size = id && id->value_size ? id->value_size : mk ? mk->value_size : 0;
+		*value_size = id && id->value_size ? id->value_size : mk ? mk->made.value_size : 0;
 	return 0;
 }
 
@@ -237,34 +238,6 @@ static int ptr_field_cb(void *arg, const struct bpfrr_field *f, const char *path
 	return 0;
 }
 
-/* What the attr of a call that makes a map or a program says about it. */
-static void note_attr_facts(struct fe_call *c)
-{
-	const struct bpfrr_field *f;
-	const char *name_field = NULL;
-
-	if (c->cmd == FE_MAP_CREATE) {
-		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "map_type")))
-			c->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "key_size")))
-			c->key_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		if ((f = bpfrr_abi_cmd_field(FE_MAP_CREATE, "value_size")))
-			c->value_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		name_field = "map_name";
-	} else if (c->cmd == FE_PROG_LOAD) {
-		if ((f = bpfrr_abi_cmd_field(FE_PROG_LOAD, "prog_type")))
-			c->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		name_field = "prog_name";
-	}
-	if (name_field && (f = bpfrr_abi_cmd_field((int)c->cmd, name_field)) &&
-	    (uint32_t)f->offset + f->size <= c->attr_len) {
-		size_t n = f->size < sizeof(c->name) - 1 ? f->size : sizeof(c->name) - 1;
-
-		memcpy(c->name, c->attr + f->offset, n);
-		c->name[n] = '\0';
-	}
-}
-
 static int resolve_bpf_call(struct fdlife *fl, struct fe_call *c)
 {
 	struct bpfrr_abi_env env;
@@ -272,7 +245,8 @@ static int resolve_bpf_call(struct fdlife *fl, struct fe_call *c)
 	enum bpfrr_obj_kind kind;
 	int ret;
 
-	note_attr_facts(c);
+	/* what the attr of a call that makes a map or a program says about it */
+	bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_len, &c->made);
 	if (!bpfrr_abi_cmd((int)c->cmd) || !c->attr_len)
 		return 0;
 	make_env(fl, &env, BPFRR_PHASE_ENTRY);

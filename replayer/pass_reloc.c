@@ -232,7 +232,7 @@ static uint32_t type_of(const struct fe_obj *o)
 		return 0;
 	if (o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED))
 		return o->ident->type;
-	return o->creator ? o->creator->obj_type : 0;
+	return o->creator ? o->creator->made.obj_type : 0;
 }
 
 /* The last successful BPF_PROG_TEST_RUN of a syscall program before seq (0: none). */
@@ -244,7 +244,7 @@ static uint64_t syscall_prog_run_before(const struct fe_trace *t, uint64_t seq)
 	for (i = 0; i < t->nr_calls; i++) {
 		const struct fe_call *c = &t->calls[i];
 
-		if (c->is_bpf && c->cmd == FE_PROG_TEST_RUN && c->seq < seq && c->seq > best &&
+		if (c->is_bpf && c->cmd == BPFRR_CMD_PROG_TEST_RUN && c->seq < seq && c->seq > best &&
 		    !bpfrr_trace_ret_errno(c->ret) && !(c->flags & BPFRR_CALL_NO_EXIT) &&
 		    type_of(c->target) == FE_PROG_TYPE_SYSCALL)
 			best = c->seq;
@@ -320,13 +320,27 @@ static const struct fe_ref *ref_at(const struct fe_call *c, const char *path)
 	return NULL;
 }
 
+/* Does the table's refusal of c's command apply to this call? */
+static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusal *r)
+{
+	const struct bpfrr_field *f;
+
+	if (!r->why)
+		return false;
+	if (r->field)
+		return (f = bpfrr_abi_cmd_field((int)c->cmd, r->field)) &&
+		       bpfrr_abi_field_get(f, c->attr, c->attr_len);
+	return type_of(c->target) == r->target_type;
+}
+
 static int prep_bpf(struct prep *p)
 {
 	struct fe_call *c = p->c;
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd((int)c->cmd);
 	char desc[96];
 	int ret;
 
-	if (!bpfrr_abi_cmd((int)c->cmd))
+	if (!d)
 		return refuse(p, "a bpf() command bpfrr does not know");
 	if (c->flags & (BPFRR_CALL_ATTR_UNREADABLE | BPFRR_CALL_ATTR_TRUNCATED) || c->attr_len < c->attr_size)
 		return refuse(p, "its attr was not fully recorded (%u of %u bytes)", c->attr_len, c->attr_size);
@@ -334,40 +348,18 @@ static int prep_bpf(struct prep *p)
 		return refuse(p, "an attr of %u bytes", c->attr_size);
 	if (c->resolve_failed)
 		return refuse(p, "the bpf() ABI walker could not follow its attr");
-	switch (c->cmd) {
-	case FE_PROG_TEST_RUN:
-		if (type_of(c->target) == FE_PROG_TYPE_SYSCALL)
-			return refuse(p, "runs a BPF_PROG_TYPE_SYSCALL program: what it did inside the kernel "
-				      "(objects it made, fds it installed) is not in the trace");
-		break;
-	case FE_MAP_UPDATE_ELEM:
-	case FE_MAP_UPDATE_BATCH:
-		if (c->target && type_of(c->target) == FE_MAP_TYPE_STRUCT_OPS)
-			return refuse(p, "a struct_ops value: its program fds sit where only the kernel's BTF "
-				      "says, which bpfrr does not relocate");
-		break;
-	case FE_PROG_GET_FD_BY_ID:
-	case FE_MAP_GET_FD_BY_ID:
-	case FE_BTF_GET_FD_BY_ID:
-	case FE_LINK_GET_FD_BY_ID:
+	if (d->flags & BPFRR_CMDF_BY_ID)
 		return refuse(p, "gets an fd of %s by its kernel id, which differs from one boot to the next",
 			      c->result ? fe_obj_desc(c->result, desc, sizeof(desc)) : "an object");
-	case FE_LINK_CREATE: {
-		const struct bpfrr_field *f = bpfrr_abi_cmd_field(FE_LINK_CREATE, "link_create.iter_info");
-
-		if (f && bpfrr_abi_field_get(f, c->attr, c->attr_len))
-			return refuse(p, "link_create.iter_info may hold an fd bpfrr cannot locate");
-		if (!ref_at(c, "attr.link_create.target_fd"))
-			p->flags |= BPFRR_IR_CALL_GLOBAL;	/* an interface, a kernel function: shared */
-		break;
-	}
-	case FE_OBJ_PIN:
-	case FE_OBJ_GET:
-	case FE_PROG_ATTACH:
-	case FE_PROG_DETACH:
+	if (table_refuses(c, &d->refuse))
+		return refuse(p, "%s", d->refuse.why);
+	if (d->flags & BPFRR_CMDF_SHARED)
 		p->flags |= BPFRR_IR_CALL_GLOBAL;
-		break;
-	}
+	/* A link without a target fd (on an interface by ifindex, on a kernel function) is shared:
+	 * whether it has one depends on its attach type and the fds the call passed, which only
+	 * the call knows, not the table. */
+	if (c->cmd == BPFRR_CMD_LINK_CREATE && !ref_at(c, "attr.link_create.target_fd"))
+		p->flags |= BPFRR_IR_CALL_GLOBAL;
 	p->op = BPFRR_IR_BPF;
 	p->cmd = c->cmd;
 	p->attr_size = c->attr_size;
@@ -506,7 +498,7 @@ static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const
 {
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
 	const char *name = o->ident && o->ident->name && o->ident->name[0] && o->base.kind != BPFRR_OBJ_LINK ?
-			   o->ident->name : o->creator && o->creator->name[0] ? o->creator->name : NULL;
+			   o->ident->name : o->creator && o->creator->made.name[0] ? o->creator->made.name : NULL;
 	char what[128] = "";
 	size_t n;
 
@@ -792,7 +784,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		prep_free(&p);
 		if (ret)
 			goto nomem;
-		if (c->is_bpf && (c->cmd == FE_MAP_UPDATE_ELEM || c->cmd == FE_MAP_UPDATE_BATCH) && o->warn &&
+		if (c->is_bpf && (c->cmd == BPFRR_CMD_MAP_UPDATE_ELEM || c->cmd == BPFRR_CMD_MAP_UPDATE_BATCH) && o->warn &&
 		    c->target && bpfrr_abi_map_is_percpu(type_of(c->target)))
 			fprintf(o->warn, "seq %" PRIu64 ": per-CPU values for the recording's %u possible CPUs: "
 				"replay where the kernel has as many\n", c->seq, t->hdr ? t->hdr->nr_cpus : 0);

@@ -37,6 +37,8 @@
 
 enum fe_class fe_classify(const struct fe_call *c)
 {
+	const struct bpfrr_cmd_desc *d;
+
 	if (!c->is_bpf) {
 		const char *n = c->sys_name;
 
@@ -60,52 +62,9 @@ enum fe_class fe_classify(const struct fe_call *c)
 			return FE_CLASS_GET;
 		return FE_CLASS_OTHER;
 	}
-	switch (c->cmd) {
-	case FE_MAP_CREATE:
-	case FE_PROG_LOAD:
-	case FE_BTF_LOAD:
-	case FE_RAW_TRACEPOINT_OPEN:
-	case FE_LINK_CREATE:
-	case FE_ENABLE_STATS:
-	case FE_ITER_CREATE:
-	case FE_TOKEN_CREATE:
-		return FE_CLASS_CREATE;
-	case FE_MAP_UPDATE_ELEM:
-	case FE_MAP_DELETE_ELEM:
-	case FE_MAP_LOOKUP_AND_DELETE_ELEM:
-	case FE_MAP_FREEZE:
-	case FE_MAP_LOOKUP_AND_DELETE_BATCH:
-	case FE_MAP_UPDATE_BATCH:
-	case FE_MAP_DELETE_BATCH:
-	case FE_LINK_UPDATE:
-	case FE_LINK_DETACH:
-	case FE_PROG_BIND_MAP:
-		return FE_CLASS_MUTATE;
-	case FE_OBJ_PIN:
-	case FE_PROG_ATTACH:
-	case FE_PROG_DETACH:
-		return FE_CLASS_GLOBAL;
-	case FE_OBJ_GET:
-	case FE_PROG_GET_FD_BY_ID:
-	case FE_MAP_GET_FD_BY_ID:
-	case FE_BTF_GET_FD_BY_ID:
-	case FE_LINK_GET_FD_BY_ID:
-		return FE_CLASS_GET;
-	case FE_MAP_LOOKUP_ELEM:
-	case FE_MAP_GET_NEXT_KEY:
-	case FE_PROG_GET_NEXT_ID:
-	case FE_MAP_GET_NEXT_ID:
-	case FE_OBJ_GET_INFO_BY_FD:
-	case FE_PROG_QUERY:
-	case FE_TASK_FD_QUERY:
-	case FE_BTF_GET_NEXT_ID:
-	case FE_MAP_LOOKUP_BATCH:
-	case FE_LINK_GET_NEXT_ID:
-		return FE_CLASS_READ;
-	case FE_PROG_TEST_RUN:
-		return FE_CLASS_TEST_RUN;
-	}
-	return FE_CLASS_OTHER;
+	/* a command the table does not know (or left unclassified) is OTHER: pass 3 refuses it */
+	d = bpfrr_abi_cmd((int)c->cmd);
+	return d && d->cls != BPFRR_CMD_CLASS_NONE ? (enum fe_class)d->cls : FE_CLASS_OTHER;
 }
 
 static bool succeeded(const struct fe_call *c)
@@ -116,17 +75,15 @@ static bool succeeded(const struct fe_call *c)
 /* Does a successful call build state (it can be the default replay point)? */
 static bool builds(const struct fe_call *c)
 {
+	const struct bpfrr_cmd_desc *d;
+
+	if (c->is_bpf)	/* the table sets BUILDS on CREATE, MUTATE and GLOBAL rows only */
+		return (d = bpfrr_abi_cmd((int)c->cmd)) && (d->flags & BPFRR_CMDF_BUILDS);
 	switch (c->class) {
 	case FE_CLASS_CREATE:
-		return c->is_bpf ? c->cmd != FE_ENABLE_STATS && c->cmd != FE_ITER_CREATE : true;
+		return true;
 	case FE_CLASS_MUTATE:
-		if (!c->is_bpf)
-			return (uint32_t)c->args[1] != FE_PERF_IOC_DISABLE &&
-			       (uint32_t)c->args[1] != FE_PERF_IOC_RESET;
-		return c->cmd == FE_MAP_UPDATE_ELEM || c->cmd == FE_MAP_UPDATE_BATCH ||
-		       c->cmd == FE_MAP_FREEZE || c->cmd == FE_PROG_BIND_MAP || c->cmd == FE_LINK_UPDATE;
-	case FE_CLASS_GLOBAL:
-		return c->cmd != FE_PROG_DETACH;
+		return (uint32_t)c->args[1] != FE_PERF_IOC_DISABLE && (uint32_t)c->args[1] != FE_PERF_IOC_RESET;
 	default:
 		return false;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf_abi.h"
 #include "codegen.h"
 #include "plan.h"
 
@@ -65,16 +66,6 @@ static void deps_free(struct deps *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* bpf() commands whose attr fds the plan tells apart (UAPI numbers) */
-enum {
-	CMD_MAP_CREATE = 0, CMD_MAP_LOOKUP_ELEM = 1, CMD_MAP_UPDATE_ELEM = 2, CMD_MAP_DELETE_ELEM = 3,
-	CMD_MAP_GET_NEXT_KEY = 4, CMD_PROG_LOAD = 5, CMD_OBJ_GET_INFO_BY_FD = 15,
-	CMD_RAW_TRACEPOINT_OPEN = 17, CMD_BTF_LOAD = 18, CMD_MAP_LOOKUP_AND_DELETE_ELEM = 21,
-	CMD_MAP_FREEZE = 22, CMD_LINK_CREATE = 28, CMD_PROG_BIND_MAP = 35,
-};
-
-#define LINK_CREATE_TARGET_FD	4	/* offsetof(union bpf_attr, link_create.target_fd) */
-
 /*
  * Does call c change the object of the slot fdrel r names, or only use it?
  * A use needs the object as its last change left it; a change must also
@@ -85,6 +76,10 @@ enum {
  */
 static bool fdrel_changes(const struct bpfrr_ir_call *c, const struct bpfrr_ir_fdrel *r)
 {
+	const struct bpfrr_cmd_desc *d;
+	const struct bpfrr_field *f;
+
+	/* how an fd reaches the call differs by operation, not by command */
 	switch (c->op) {
 	case BPFRR_IR_IOCTL:
 		/* ioctl(fd, ...) changes the event; PERF_EVENT_IOC_SET_BPF's program is used */
@@ -96,27 +91,13 @@ static bool fdrel_changes(const struct bpfrr_ir_call *c, const struct bpfrr_ir_f
 	}
 	if (r->buf != BPFRR_IR_IN_ATTR)
 		return false;	/* fd_array, ld_imm64, fds stored in map values: uses */
-	switch (c->cmd) {
-	case CMD_MAP_CREATE:
-	case CMD_PROG_LOAD:
-	case CMD_BTF_LOAD:
-	case CMD_RAW_TRACEPOINT_OPEN:
-	case CMD_MAP_LOOKUP_ELEM:
-	case CMD_MAP_GET_NEXT_KEY:
-	case CMD_OBJ_GET_INFO_BY_FD:
-		return false;
-	case CMD_LINK_CREATE:
-		/* the program is used; the target (perf event, cgroup, ...) gets it attached */
-		return r->offset == LINK_CREATE_TARGET_FD;
-	case CMD_MAP_UPDATE_ELEM:
-	case CMD_MAP_DELETE_ELEM:
-	case CMD_MAP_LOOKUP_AND_DELETE_ELEM:
-	case CMD_MAP_FREEZE:
-	case CMD_PROG_BIND_MAP:
-		return r->offset == 0;	/* map_fd / prog_bind_map.prog_fd */
-	default:
+	/* the table says which attr fds a command changes (a link's target, a map it stores into) */
+	d = bpfrr_abi_cmd((int)c->cmd);
+	if (!d)
 		return true;
-	}
+	if (d->changes_fd)
+		return !(f = bpfrr_abi_cmd_field((int)c->cmd, d->changes_fd)) || r->offset == f->offset;
+	return !(d->flags & BPFRR_CMDF_USES_FDS);
 }
 
 bool bpfrr_plan_call_changes_slot(const struct bpfrr_ir_call *c, uint32_t slot)
