@@ -9,19 +9,6 @@
 #include "bpf_abi.h"
 #include "caps.h"
 
-/* enum bpf_cmd values used here (6.12 UAPI) */
-enum {
-	CMD_MAP_CREATE = 0,
-	CMD_MAP_UPDATE_ELEM = 2,
-	CMD_MAP_DELETE_ELEM = 3,
-	CMD_PROG_LOAD = 5,
-	CMD_MAP_GET_FD_BY_ID = 14,
-	CMD_RAW_TRACEPOINT_OPEN = 17,
-	CMD_BTF_LOAD = 18,
-	CMD_MAP_FREEZE = 22,
-	CMD_LINK_CREATE = 28,
-};
-
 /*
  * Pointer fields that a command has read through bpfptr_t ever since
  * bpf_sys_bpf() accepted it: a kernel that accepts the command from a
@@ -33,17 +20,17 @@ static const struct {
 	int cmd;
 	const char *path;
 } bpfptr_fields[] = {
-	{ CMD_PROG_LOAD, "attr.insns" },
-	{ CMD_PROG_LOAD, "attr.license" },
-	{ CMD_PROG_LOAD, "attr.func_info" },
-	{ CMD_PROG_LOAD, "attr.line_info" },
-	{ CMD_PROG_LOAD, "attr.fd_array" },
-	{ CMD_PROG_LOAD, "attr.core_relos" },
-	{ CMD_BTF_LOAD, "attr.btf" },
-	{ CMD_MAP_UPDATE_ELEM, "attr.key" },
-	{ CMD_MAP_UPDATE_ELEM, "attr.value" },
-	{ CMD_MAP_DELETE_ELEM, "attr.key" },
-	{ CMD_LINK_CREATE, "attr.link_create.iter_info" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.insns" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.license" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.func_info" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.line_info" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.fd_array" },
+	{ BPFRR_CMD_PROG_LOAD, "attr.core_relos" },
+	{ BPFRR_CMD_BTF_LOAD, "attr.btf" },
+	{ BPFRR_CMD_MAP_UPDATE_ELEM, "attr.key" },
+	{ BPFRR_CMD_MAP_UPDATE_ELEM, "attr.value" },
+	{ BPFRR_CMD_MAP_DELETE_ELEM, "attr.key" },
+	{ BPFRR_CMD_LINK_CREATE, "attr.link_create.iter_info" },
 };
 
 void bpfrr_caps_init(struct bpfrr_caps *caps, uint64_t sys_bpf_cmds, const char *source)
@@ -98,18 +85,18 @@ int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 {
 	if (!strcmp(name, "stock-6.12")) {
 		/* bpf_sys_bpf() in 6.12's kernel/bpf/syscall.c */
-		uint64_t cmds = 1ull << CMD_MAP_CREATE | 1ull << CMD_MAP_DELETE_ELEM |
-				1ull << CMD_MAP_UPDATE_ELEM | 1ull << CMD_MAP_FREEZE |
-				1ull << CMD_MAP_GET_FD_BY_ID | 1ull << CMD_PROG_LOAD |
-				1ull << CMD_BTF_LOAD | 1ull << CMD_LINK_CREATE |
-				1ull << CMD_RAW_TRACEPOINT_OPEN;
+		uint64_t cmds = 1ull << BPFRR_CMD_MAP_CREATE | 1ull << BPFRR_CMD_MAP_DELETE_ELEM |
+				1ull << BPFRR_CMD_MAP_UPDATE_ELEM | 1ull << BPFRR_CMD_MAP_FREEZE |
+				1ull << BPFRR_CMD_MAP_GET_FD_BY_ID | 1ull << BPFRR_CMD_PROG_LOAD |
+				1ull << BPFRR_CMD_BTF_LOAD | 1ull << BPFRR_CMD_LINK_CREATE |
+				1ull << BPFRR_CMD_RAW_TRACEPOINT_OPEN;
 
 		bpfrr_caps_init(caps, cmds, "assumed: stock-6.12");
 		/* u64_to_user_ptr() in 6.12: verifier.c bpf_check(), btf.c btf_new_fd(),
 		 * syscall.c bpf_raw_tracepoint_open() */
-		bpfrr_caps_set_ptr(caps, CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "6.12 source");
-		bpfrr_caps_set_ptr(caps, CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "6.12 source");
-		bpfrr_caps_set_ptr(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name",
+		bpfrr_caps_set_ptr(caps, BPFRR_CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "6.12 source");
+		bpfrr_caps_set_ptr(caps, BPFRR_CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "6.12 source");
+		bpfrr_caps_set_ptr(caps, BPFRR_CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name",
 				   BPFRR_PTR_USER, 0, "6.12 source");
 		return 0;
 	}
@@ -121,8 +108,8 @@ int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 		if (ret)
 			return ret;
 		/* log buffers stay user pointers on the patched kernel too */
-		bpfrr_caps_set_ptr(caps, CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
-		bpfrr_caps_set_ptr(caps, CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
+		bpfrr_caps_set_ptr(caps, BPFRR_CMD_PROG_LOAD, "attr.log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
+		bpfrr_caps_set_ptr(caps, BPFRR_CMD_BTF_LOAD, "attr.btf_log_buf", BPFRR_PTR_USER, 0, "kernel/ series");
 		caps->perf_event_open = true;
 		caps->perf_event_open_btf_id = 0;	/* a kernel's own: only a plan can be made */
 		return 0;

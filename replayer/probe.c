@@ -42,12 +42,6 @@
 
 #define PROBE_SIZE	4097u	/* > PAGE_SIZE: __sys_bpf() says -E2BIG without reading */
 
-enum {
-	CMD_PROG_LOAD = 5,
-	CMD_RAW_TRACEPOINT_OPEN = 17,
-	CMD_BTF_LOAD = 18,
-};
-
 #define PROG_TYPE_SOCKET_FILTER	1
 #define PROG_TYPE_RAW_TRACEPOINT 17
 
@@ -165,15 +159,21 @@ static int probe_ptrs(const struct bpfrr_caps *accepted, int32_t *out, char *err
 		0x746e6900, 0,				/* "\0int\0" */
 	};
 	const uint32_t attr_size = BPFRR_ABI_ATTR_SIZE;
-	int pl_type = field_off(CMD_PROG_LOAD, "prog_type"), pl_cnt = field_off(CMD_PROG_LOAD, "insn_cnt");
-	int pl_insns = field_off(CMD_PROG_LOAD, "insns"), pl_lic = field_off(CMD_PROG_LOAD, "license");
-	int pl_level = field_off(CMD_PROG_LOAD, "log_level"), pl_size = field_off(CMD_PROG_LOAD, "log_size");
-	int pl_buf = field_off(CMD_PROG_LOAD, "log_buf");
-	int bl_btf = field_off(CMD_BTF_LOAD, "btf"), bl_size = field_off(CMD_BTF_LOAD, "btf_size");
-	int bl_buf = field_off(CMD_BTF_LOAD, "btf_log_buf"), bl_lsize = field_off(CMD_BTF_LOAD, "btf_log_size");
-	int bl_level = field_off(CMD_BTF_LOAD, "btf_log_level");
-	int rt_name = field_off(CMD_RAW_TRACEPOINT_OPEN, "raw_tracepoint.name");
-	int rt_prog = field_off(CMD_RAW_TRACEPOINT_OPEN, "raw_tracepoint.prog_fd");
+	const struct bpfrr_cmd_log *pl_log = &bpfrr_abi_cmd(BPFRR_CMD_PROG_LOAD)->log;
+	const struct bpfrr_cmd_log *bl_log = &bpfrr_abi_cmd(BPFRR_CMD_BTF_LOAD)->log;
+	int pl_type = field_off(BPFRR_CMD_PROG_LOAD, "prog_type");
+	int pl_cnt = field_off(BPFRR_CMD_PROG_LOAD, "insn_cnt");
+	int pl_insns = field_off(BPFRR_CMD_PROG_LOAD, "insns");
+	int pl_lic = field_off(BPFRR_CMD_PROG_LOAD, "license");
+	int pl_level = field_off(BPFRR_CMD_PROG_LOAD, pl_log->level);
+	int pl_size = field_off(BPFRR_CMD_PROG_LOAD, pl_log->size);
+	int pl_buf = field_off(BPFRR_CMD_PROG_LOAD, pl_log->buf);
+	int bl_btf = field_off(BPFRR_CMD_BTF_LOAD, "btf"), bl_size = field_off(BPFRR_CMD_BTF_LOAD, "btf_size");
+	int bl_buf = field_off(BPFRR_CMD_BTF_LOAD, bl_log->buf);
+	int bl_lsize = field_off(BPFRR_CMD_BTF_LOAD, bl_log->size);
+	int bl_level = field_off(BPFRR_CMD_BTF_LOAD, bl_log->level);
+	int rt_name = field_off(BPFRR_CMD_RAW_TRACEPOINT_OPEN, "raw_tracepoint.name");
+	int rt_prog = field_off(BPFRR_CMD_RAW_TRACEPOINT_OPEN, "raw_tracepoint.prog_fd");
 	uint32_t a_insns, a_lic, a_log, a_btf, a_name, a_pl, a_bl, a_rp, a_rt;
 	struct blob_builder b = { 0 };
 	struct bpfrr_run_result res;
@@ -214,28 +214,28 @@ static int probe_ptrs(const struct bpfrr_caps *accepted, int32_t *out, char *err
 	emit_ld_imm64(&e, REG_BLOB, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
 	for (slot = 0; slot < P_NR; slot++)
 		emit(&e, insn_st(BPF_W, REG_CTX, 4 * slot, 1));	/* 1: not probed */
-	if (bpfrr_caps_cmd(accepted, CMD_PROG_LOAD)) {
+	if (bpfrr_caps_cmd(accepted, BPFRR_CMD_PROG_LOAD)) {
 		emit_blob_ptr(&e, a_pl + pl_insns, a_insns);
 		emit_blob_ptr(&e, a_pl + pl_lic, a_lic);
 		emit_blob_ptr(&e, a_pl + pl_buf, a_log);
-		emit_probe_call(&e, CMD_PROG_LOAD, a_pl, attr_size, P_LOG_PROG, false);
+		emit_probe_call(&e, BPFRR_CMD_PROG_LOAD, a_pl, attr_size, P_LOG_PROG, false);
 	}
-	if (bpfrr_caps_cmd(accepted, CMD_BTF_LOAD)) {
+	if (bpfrr_caps_cmd(accepted, BPFRR_CMD_BTF_LOAD)) {
 		emit_blob_ptr(&e, a_bl + bl_btf, a_btf);
 		emit_blob_ptr(&e, a_bl + bl_buf, a_log);
-		emit_probe_call(&e, CMD_BTF_LOAD, a_bl, attr_size, P_LOG_BTF, false);
+		emit_probe_call(&e, BPFRR_CMD_BTF_LOAD, a_bl, attr_size, P_LOG_BTF, false);
 	}
-	if (bpfrr_caps_cmd(accepted, CMD_PROG_LOAD) && bpfrr_caps_cmd(accepted, CMD_RAW_TRACEPOINT_OPEN)) {
+	if (bpfrr_caps_cmd(accepted, BPFRR_CMD_PROG_LOAD) && bpfrr_caps_cmd(accepted, BPFRR_CMD_RAW_TRACEPOINT_OPEN)) {
 		uint32_t skip = emit_label(&e);
 
 		emit_blob_ptr(&e, a_rp + pl_insns, a_insns);
 		emit_blob_ptr(&e, a_rp + pl_lic, a_lic);
-		emit_probe_call(&e, CMD_PROG_LOAD, a_rp, attr_size, P_RAWTP_PROG, true);
+		emit_probe_call(&e, BPFRR_CMD_PROG_LOAD, a_rp, attr_size, P_RAWTP_PROG, true);
 		emit_jmp_imm(&e, BPF_JMP, BPF_JSLT, BPF_REG_0, 0, skip);
 		emit(&e, insn_mov_reg(REG_ERR, BPF_REG_0));
 		emit(&e, insn_stx(BPF_W, REG_BLOB, REG_ERR, a_rt + rt_prog));
 		emit_blob_ptr(&e, a_rt + rt_name, a_name);
-		emit_probe_call(&e, CMD_RAW_TRACEPOINT_OPEN, a_rt, attr_size, P_RAWTP_NAME, false);
+		emit_probe_call(&e, BPFRR_CMD_RAW_TRACEPOINT_OPEN, a_rt, attr_size, P_RAWTP_NAME, false);
 		emit(&e, insn_mov_reg(BPF_REG_1, REG_ERR));
 		emit(&e, insn_call(BPF_FUNC_sys_close));
 		emit_bind(&e, skip);
@@ -353,10 +353,10 @@ int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, siz
 	ret = probe_ptrs(caps, answers, err, err_size);
 	if (ret)
 		return ret;
-	set_probed(caps, CMD_PROG_LOAD, "attr.log_buf", answers[P_LOG_PROG], 0);
-	set_probed(caps, CMD_BTF_LOAD, "attr.btf_log_buf", answers[P_LOG_BTF], 0);
+	set_probed(caps, BPFRR_CMD_PROG_LOAD, "attr.log_buf", answers[P_LOG_PROG], 0);
+	set_probed(caps, BPFRR_CMD_BTF_LOAD, "attr.btf_log_buf", answers[P_LOG_BTF], 0);
 	if (answers[P_RAWTP_NAME] != 1)
-		set_probed(caps, CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
+		set_probed(caps, BPFRR_CMD_RAW_TRACEPOINT_OPEN, "attr.raw_tracepoint.name", answers[P_RAWTP_NAME],
 			   ENOENT);
 	/*
 	 * The kfunc comes with the series that also adds the kernel's list

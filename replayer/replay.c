@@ -17,11 +17,6 @@
 #include "replay.h"
 #include "run.h"
 
-enum {
-	CMD_PROG_LOAD = 5,
-	CMD_BTF_LOAD = 18,
-};
-
 static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fmt, ...)
@@ -97,20 +92,29 @@ static int resolve_values(struct bpfrr_replay *r)
 
 /* --- diagnostics ------------------------------------------------------------ */
 
+/* The log buffer fields of a call's command (PROG_LOAD, BTF_LOAD), or NULL. */
+static const struct bpfrr_cmd_log *call_log(const struct bpfrr_ir_call *c)
+{
+	const struct bpfrr_cmd_desc *d = c->op == BPFRR_IR_BPF ? bpfrr_abi_cmd((int)c->cmd) : NULL;
+
+	return d && d->log.buf ? &d->log : NULL;
+}
+
 int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size)
 {
 	struct bpfrr_ir_call *c = &ir->calls[call];
+	const struct bpfrr_cmd_log *log = call_log(c);
 	const struct bpfrr_field *buf_f, *level_f, *size_f;
-	const char *path;
+	char path[64];
 	uint32_t level, i;
 	int ret;
 
-	if (c->op != BPFRR_IR_BPF || (c->cmd != CMD_PROG_LOAD && c->cmd != CMD_BTF_LOAD))
+	if (!log)
 		return -EINVAL;
-	buf_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_buf" : "btf_log_buf");
-	level_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_level" : "btf_log_level");
-	size_f = bpfrr_abi_cmd_field(c->cmd, c->cmd == CMD_PROG_LOAD ? "log_size" : "btf_log_size");
-	path = c->cmd == CMD_PROG_LOAD ? "attr.log_buf" : "attr.btf_log_buf";
+	buf_f = bpfrr_abi_cmd_field(c->cmd, log->buf);
+	level_f = bpfrr_abi_cmd_field(c->cmd, log->level);
+	size_f = bpfrr_abi_cmd_field(c->cmd, log->size);
+	snprintf(path, sizeof(path), "attr.%s", log->buf);
 	if (!buf_f || !level_f || !size_f || (uint32_t)buf_f->offset + 8 > c->attr_size ||
 	    (uint32_t)level_f->offset + 4 > c->attr_size || (uint32_t)size_f->offset + 4 > c->attr_size)
 		return -ENOSPC;
@@ -343,7 +347,7 @@ static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 	if (r->log || r->failed_call < 0 || o->flags & BPFRR_REPLAY_NO_LOG_RERUN)
 		return;
 	c = &r->ir->calls[r->failed_call];
-	if (c->op != BPFRR_IR_BPF || (c->cmd != CMD_PROG_LOAD && c->cmd != CMD_BTF_LOAD))
+	if (!call_log(c))
 		return;
 	ir2 = bpfrr_ir_clone(r->ir);
 	if (!ir2)
