@@ -452,9 +452,9 @@ static int fd_array_entry(struct dump *d, uint32_t idx, int32_t *fd)
 	const struct bpfrr_field *f;
 	uint64_t addr;
 
-	if (!d->call || d->call->cmd != 5 /* BPF_PROG_LOAD */)
+	if (!d->call || d->call->cmd != BPFRR_CMD_PROG_LOAD)
 		return -1;
-	f = bpfrr_abi_cmd_field(5, "fd_array");
+	f = bpfrr_abi_cmd_field(BPFRR_CMD_PROG_LOAD, "fd_array");
 	if (!f)
 		return -1;
 	addr = bpfrr_abi_field_get(f, d->call->attr, d->call->attr_len);
@@ -687,9 +687,9 @@ static const struct bpfrr_struct_desc *info_desc_of_call(struct dump *d)
 	const struct bpfrr_field *f;
 	const struct object *obj;
 
-	if (!d->call || d->call->cmd != 15 /* BPF_OBJ_GET_INFO_BY_FD */)
+	if (!d->call || d->call->cmd != BPFRR_CMD_OBJ_GET_INFO_BY_FD)
 		return NULL;
-	f = bpfrr_abi_cmd_field(15, "info.bpf_fd");
+	f = bpfrr_abi_cmd_field(BPFRR_CMD_OBJ_GET_INFO_BY_FD, "info.bpf_fd");
 	if (!f || f->offset + f->size > d->call->attr_len)
 		return NULL;
 	obj = fd_object(d, d->tid, (int32_t)bpfrr_abi_field_get(f, d->call->attr, d->call->attr_len));
@@ -1235,15 +1235,15 @@ static void json_identity(struct dump *d, const struct bpfrr_rec_object *id, uin
 	switch (id->kind) {
 	case BPFRR_OBJ_PROG:
 		json_hex(j, "tag", id->tag, sizeof(id->tag));
-		json_enum(j, "type", uapi_name(5, "prog_type", id->type), id->type);
-		json_enum(j, "attach_type", uapi_name(5, "expected_attach_type", id->attach_type),
+		json_enum(j, "type", uapi_name(BPFRR_CMD_PROG_LOAD, "prog_type", id->type), id->type);
+		json_enum(j, "attach_type", uapi_name(BPFRR_CMD_PROG_LOAD, "expected_attach_type", id->attach_type),
 			  id->attach_type);
 		json_u64(j, "btf_id", id->btf_id);
 		json_u64(j, "attach_btf_obj_id", id->target_obj_id);
 		json_u64(j, "attach_btf_id", id->target_btf_id);
 		break;
 	case BPFRR_OBJ_MAP:
-		json_enum(j, "type", uapi_name(0, "map_type", id->type), id->type);
+		json_enum(j, "type", uapi_name(BPFRR_CMD_MAP_CREATE, "map_type", id->type), id->type);
 		json_u64(j, "key_size", id->key_size);
 		json_u64(j, "value_size", id->value_size);
 		json_u64(j, "max_entries", id->max_entries);
@@ -1256,7 +1256,7 @@ static void json_identity(struct dump *d, const struct bpfrr_rec_object *id, uin
 	case BPFRR_OBJ_LINK:
 		json_enum(j, "type", link_type_uapi(id->type), id->type);
 		json_u64(j, "prog_id", id->prog_id);
-		json_enum(j, "attach_type", uapi_name(5, "expected_attach_type", id->attach_type),
+		json_enum(j, "attach_type", uapi_name(BPFRR_CMD_PROG_LOAD, "expected_attach_type", id->attach_type),
 			  id->attach_type);
 		json_u64(j, "target_obj_id", id->target_obj_id);
 		json_u64(j, "target_btf_id", id->target_btf_id);
@@ -1375,31 +1375,20 @@ static void count_cmd(struct dump *d, uint32_t cmd, bool failed)
 static void note_created(struct dump *d, const struct bpfrr_rec_bpf_call *c, uint32_t kind)
 {
 	struct object *obj = object_of(d, c->seq, kind);
-	const struct bpfrr_field *f;
-	const char *name_field = NULL;
+	struct bpfrr_abi_made m;
 
 	if (!obj)
 		return;
 	obj->made_by = cmd_name(c->cmd);
-	if (c->cmd == 0) {	/* BPF_MAP_CREATE */
-		if ((f = bpfrr_abi_cmd_field(0, "map_type")))
-			obj->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		if ((f = bpfrr_abi_cmd_field(0, "key_size")))
-			obj->key_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		if ((f = bpfrr_abi_cmd_field(0, "value_size")))
-			obj->value_size = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		name_field = "map_name";
-	} else if (c->cmd == 5) {	/* BPF_PROG_LOAD */
-		if ((f = bpfrr_abi_cmd_field(5, "prog_type")))
-			obj->obj_type = (uint32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len);
-		name_field = "prog_name";
-	}
-	if (name_field && (f = bpfrr_abi_cmd_field((int)c->cmd, name_field)) &&
-	    f->offset + f->size <= c->attr_len) {
-		size_t n = f->size < sizeof(obj->name) - 1 ? f->size : sizeof(obj->name) - 1;
-
-		memcpy(obj->name, (const uint8_t *)c->attr + f->offset, n);
-		obj->name[n] = '\0';
+	if (bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_len, &m)) {
+		if (m.has_type)
+			obj->obj_type = m.obj_type;
+		if (m.has_sizes) {
+			obj->key_size = m.key_size;
+			obj->value_size = m.value_size;
+		}
+		if (m.has_name)
+			snprintf(obj->name, sizeof(obj->name), "%s", m.name);
 	}
 	d->created[kind < BPFRR_OBJ__MAX ? kind : BPFRR_OBJ__MAX]++;
 	if (c->ret >= 0 && c->ret <= INT32_MAX)

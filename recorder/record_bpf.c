@@ -122,13 +122,6 @@ static int on_buf(void *arg, const struct bpfrr_abi_buf *buf)
 	return 0;
 }
 
-static uint32_t attr_u32(int cmd, const void *attr, size_t len, const char *name)
-{
-	const struct bpfrr_field *f = bpfrr_abi_cmd_field(cmd, name);
-
-	return f ? (uint32_t)bpfrr_abi_field_get(f, attr, len) : 0;
-}
-
 bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
 	struct walk_ctx w = { s, t, c, BPFRR_PHASE_ENTRY };
@@ -169,6 +162,7 @@ static void new_fd_entry(struct rec_session *s, struct rec_task *t, struct rec_c
 {
 	const void *attr = c->attr;
 	size_t len = c->attr_len;
+	struct bpfrr_abi_made made;
 	char *link;
 
 	memset(val, 0, sizeof(*val));
@@ -183,18 +177,21 @@ static void new_fd_entry(struct rec_session *s, struct rec_task *t, struct rec_c
 		free(link);
 	}
 	(void)s;
+	/* what the creating attr says (MAP_CREATE: type and sizes, PROG_LOAD: type) */
+	if (!bpfrr_abi_cmd_made(c->cmd, attr, len, &made))
+		return;
 	switch (val->kind) {
 	case BPFRR_OBJ_MAP:
-		if (!strcmp(bpfrr_abi_cmd_name(c->cmd), "BPF_MAP_CREATE")) {
-			val->obj_type = attr_u32(c->cmd, attr, len, "map_type");
-			val->key_size = attr_u32(c->cmd, attr, len, "key_size");
-			val->value_size = attr_u32(c->cmd, attr, len, "value_size");
+		if (made.has_sizes) {
+			val->obj_type = made.obj_type;
+			val->key_size = made.key_size;
+			val->value_size = made.value_size;
 			val->have_sizes = true;
 		}
 		break;
 	case BPFRR_OBJ_PROG:
-		if (!strcmp(bpfrr_abi_cmd_name(c->cmd), "BPF_PROG_LOAD"))
-			val->obj_type = attr_u32(c->cmd, attr, len, "prog_type");
+		if (made.has_type)
+			val->obj_type = made.obj_type;
 		break;
 	default:
 		break;
