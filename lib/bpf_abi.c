@@ -28,15 +28,15 @@
 
 const char *bpfrr_abi_cmd_name(int cmd)
 {
-	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
-
-	return d ? d->name : NULL;
+	if (cmd < 0 || cmd >= BPFRR_ABI_NR_CMDS)
+		return NULL;
+	return bpfrr_xlat_cmd.dense[cmd];
 }
 
 int bpfrr_abi_cmd_by_name(const char *name)
 {
 	for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
-		const char *full = bpfrr_abi_cmd(cmd)->name;
+		const char *full = bpfrr_abi_cmd_name(cmd);
 
 		if (!strcasecmp(name, full) || !strcasecmp(name, full + 4))
 			return cmd;

@@ -33,48 +33,54 @@
 
 /*
  * The bpf() commands, by their numbers in the kernel's enum bpf_cmd (6.12).
- * This is the only list of them: everything else about a command is in its
- * row of the table (struct bpfrr_cmd_desc). tests/unit/test_bpf_abi.c
- * checks every value against the UAPI header.
+ * This is the only list of them: it makes enum bpfrr_cmd (BPFRR_CMD_MAP_CREATE,
+ * ...) and the names ("BPF_MAP_CREATE", lib/bpf_abi_names.c); everything else
+ * about a command is in its row of the table (struct bpfrr_cmd_desc).
+ * tests/unit/test_bpf_abi.c checks every value against the UAPI header.
  */
+#define BPFRR_CMD_LIST(X) \
+	X(MAP_CREATE, 0) \
+	X(MAP_LOOKUP_ELEM, 1) \
+	X(MAP_UPDATE_ELEM, 2) \
+	X(MAP_DELETE_ELEM, 3) \
+	X(MAP_GET_NEXT_KEY, 4) \
+	X(PROG_LOAD, 5) \
+	X(OBJ_PIN, 6) \
+	X(OBJ_GET, 7) \
+	X(PROG_ATTACH, 8) \
+	X(PROG_DETACH, 9) \
+	X(PROG_TEST_RUN, 10) \
+	X(PROG_GET_NEXT_ID, 11) \
+	X(MAP_GET_NEXT_ID, 12) \
+	X(PROG_GET_FD_BY_ID, 13) \
+	X(MAP_GET_FD_BY_ID, 14) \
+	X(OBJ_GET_INFO_BY_FD, 15) \
+	X(PROG_QUERY, 16) \
+	X(RAW_TRACEPOINT_OPEN, 17) \
+	X(BTF_LOAD, 18) \
+	X(BTF_GET_FD_BY_ID, 19) \
+	X(TASK_FD_QUERY, 20) \
+	X(MAP_LOOKUP_AND_DELETE_ELEM, 21) \
+	X(MAP_FREEZE, 22) \
+	X(BTF_GET_NEXT_ID, 23) \
+	X(MAP_LOOKUP_BATCH, 24) \
+	X(MAP_LOOKUP_AND_DELETE_BATCH, 25) \
+	X(MAP_UPDATE_BATCH, 26) \
+	X(MAP_DELETE_BATCH, 27) \
+	X(LINK_CREATE, 28) \
+	X(LINK_UPDATE, 29) \
+	X(LINK_GET_FD_BY_ID, 30) \
+	X(LINK_GET_NEXT_ID, 31) \
+	X(ENABLE_STATS, 32) \
+	X(ITER_CREATE, 33) \
+	X(LINK_DETACH, 34) \
+	X(PROG_BIND_MAP, 35) \
+	X(TOKEN_CREATE, 36)
+
 enum bpfrr_cmd {
-	BPFRR_CMD_MAP_CREATE = 0,
-	BPFRR_CMD_MAP_LOOKUP_ELEM = 1,
-	BPFRR_CMD_MAP_UPDATE_ELEM = 2,
-	BPFRR_CMD_MAP_DELETE_ELEM = 3,
-	BPFRR_CMD_MAP_GET_NEXT_KEY = 4,
-	BPFRR_CMD_PROG_LOAD = 5,
-	BPFRR_CMD_OBJ_PIN = 6,
-	BPFRR_CMD_OBJ_GET = 7,
-	BPFRR_CMD_PROG_ATTACH = 8,
-	BPFRR_CMD_PROG_DETACH = 9,
-	BPFRR_CMD_PROG_TEST_RUN = 10,
-	BPFRR_CMD_PROG_GET_NEXT_ID = 11,
-	BPFRR_CMD_MAP_GET_NEXT_ID = 12,
-	BPFRR_CMD_PROG_GET_FD_BY_ID = 13,
-	BPFRR_CMD_MAP_GET_FD_BY_ID = 14,
-	BPFRR_CMD_OBJ_GET_INFO_BY_FD = 15,
-	BPFRR_CMD_PROG_QUERY = 16,
-	BPFRR_CMD_RAW_TRACEPOINT_OPEN = 17,
-	BPFRR_CMD_BTF_LOAD = 18,
-	BPFRR_CMD_BTF_GET_FD_BY_ID = 19,
-	BPFRR_CMD_TASK_FD_QUERY = 20,
-	BPFRR_CMD_MAP_LOOKUP_AND_DELETE_ELEM = 21,
-	BPFRR_CMD_MAP_FREEZE = 22,
-	BPFRR_CMD_BTF_GET_NEXT_ID = 23,
-	BPFRR_CMD_MAP_LOOKUP_BATCH = 24,
-	BPFRR_CMD_MAP_LOOKUP_AND_DELETE_BATCH = 25,
-	BPFRR_CMD_MAP_UPDATE_BATCH = 26,
-	BPFRR_CMD_MAP_DELETE_BATCH = 27,
-	BPFRR_CMD_LINK_CREATE = 28,
-	BPFRR_CMD_LINK_UPDATE = 29,
-	BPFRR_CMD_LINK_GET_FD_BY_ID = 30,
-	BPFRR_CMD_LINK_GET_NEXT_ID = 31,
-	BPFRR_CMD_ENABLE_STATS = 32,
-	BPFRR_CMD_ITER_CREATE = 33,
-	BPFRR_CMD_LINK_DETACH = 34,
-	BPFRR_CMD_PROG_BIND_MAP = 35,
-	BPFRR_CMD_TOKEN_CREATE = 36,
+#define BPFRR_CMD_ENUM(c, nr) BPFRR_CMD_##c = nr,
+	BPFRR_CMD_LIST(BPFRR_CMD_ENUM)
+#undef BPFRR_CMD_ENUM
 	BPFRR_CMD__MAX,
 };
 
@@ -317,7 +323,6 @@ struct bpfrr_cmd_refusal {
 /* One bpf() command. */
 struct bpfrr_cmd_desc {
 	int cmd;				/* enum bpfrr_cmd */
-	const char *name;			/* "BPF_MAP_CREATE" */
 	const struct bpfrr_struct_desc *attr;	/* its fields of union bpf_attr */
 	uint8_t ret_kind;			/* enum bpfrr_obj_kind of a successful return (NONE: 0 / count) */
 	bool writes_attr;			/* the kernel writes fields of attr back: re-read it at exit */

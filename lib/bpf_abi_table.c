@@ -1004,7 +1004,7 @@ static uint32_t test_run_variant(const void *attr, size_t attr_size,
 /* --- the command table -------------------------------------------------------------- */
 
 #define CMD(c, desc, ret, wb, ...) \
-	[BPFRR_CMD_##c] = { .cmd = BPFRR_CMD_##c, .name = "BPF_" #c, .attr = &desc, .ret_kind = ret, \
+	[BPFRR_CMD_##c] = { .cmd = BPFRR_CMD_##c, .attr = &desc, .ret_kind = ret, \
 		      .writes_attr = wb, __VA_ARGS__ }
 /* the translator's class of a command (enum bpfrr_cmd_class) */
 #define CLS(k)		.cls = BPFRR_CMD_CLASS_##k
