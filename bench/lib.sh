@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/lib.sh: helpers of the bench/ scripts (sourced by bash).
 #
 # Every benchmark measures its own baseline in the same run and prints ratios

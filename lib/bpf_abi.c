@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpf_abi.c - walkers over the bpf() ABI table (bpf_abi_table.c): the
  * buffers a call reads and writes, the fds it passes in, and its fields.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bpf_abi_int.h - what the bpf_abi_*.c files share and nobody else needs:
  * the symbolic name tables and the 6.12 constants the walkers test.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpf_abi_names.c - symbolic names of the Linux 6.12 bpf() UAPI: commands,
  * enums, flag bits and helper functions.

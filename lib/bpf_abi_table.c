@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpf_abi_table.c - the Linux 6.12 bpf() UAPI as data.
  *

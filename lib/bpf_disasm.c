@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * bpf_disasm.c - BPF instruction disassembler (see bpf_disasm.h).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bpf_disasm.h - BPF instruction disassembler, in the kernel's / bpftool's
  * syntax:

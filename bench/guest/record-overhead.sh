@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/guest/record-overhead.sh: the timed runs of bench/record-overhead
 # (POSIX sh: busybox in the guest, where qemu/run gives it the bench's
 # directory as /share; also on the host for the cases that make no bpf() call).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bench/guest/replay.sh: the guest half of bench/replay (busybox sh, run by
 # qemu/run with the bench's directory as /share).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/guest/fixtures-lib.sh: helpers of the guest tests (sourced, busybox sh):
 # fail/pass/finish, the fixture loaders, leak checks by id walk. The fixture
 # loaders print "KIND key=value..." lines, one per BPF object they hold (see

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every fixture loader, run plainly: exits 0, prints the expected object lines
 # (with real ids and tags), and leaves nothing behind once it exits; run with
 # --trigger: its programs ran and saw what the loader expected (map contents,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Debian's bpftool loads the plain fixture object fx_loadall.bpf.o (three
 # program types, two maps, global data, CO-RE) with `prog loadall`, pinning
 # programs and maps; unpinning releases everything.

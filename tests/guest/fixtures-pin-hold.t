@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The fixture loaders' --pin DIR (objects outlive the loader in bpffs until
 # unpinned) and --hold SECS (objects live while it holds, with their BTF line
 # info, and go when it is signalled) options.

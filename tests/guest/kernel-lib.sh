@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/guest/kernel-lib.sh: sourced by the tests of the kernel series
 # (tests/guest/kernel-*.t). Sets
 #   kernel_fixture  the directory of fixtures/kernel in the guest image

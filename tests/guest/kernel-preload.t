@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The in-kernel light skeleton path still works with the series: bpf_preload
 # (CONFIG_BPF_PRELOAD, in the debug kernel only) runs its loader program with
 # kern_sys_bpf(BPF_PROG_RUN) when a bpffs is mounted, and that program creates

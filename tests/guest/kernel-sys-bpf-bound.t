@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A map bound to a SEC("syscall") program with BPF_PROG_BIND_MAP after load
 # (from user space, or by the program itself) is never where a command issued
 # from the program writes its result: on the patched kernel a

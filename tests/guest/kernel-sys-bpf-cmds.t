@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Which bpf() commands a SEC("syscall") program may issue through
 # bpf_sys_bpf(): probed for every 6.12 command and some non-commands (an attr
 # with a non-zero byte past the kernel's union bpf_attr gives -E2BIG if the

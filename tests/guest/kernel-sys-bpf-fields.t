@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Results of commands issued from a SEC("syscall") program never land on a
 # special field of a map value (bpf_timer, bpf_spin_lock, kptr, ...), which the
 # verifier never lets the program itself write: on the patched kernel a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BPF_OBJ_GET_INFO_BY_FD from a SEC("syscall") program, with the info struct and
 # the arrays it points to (map ids, instructions, tags, JITed lengths, BTF data
 # and name, a link's tracepoint name) in the program's memory. On the patched

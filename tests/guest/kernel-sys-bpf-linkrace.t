@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BPF_LINK_DETACH, BPF_LINK_UPDATE and BPF_LINK_GET_FD_BY_ID issued from a
 # SEC("syscall") program on a uprobe_multi link while another thread closes
 # the link's last fd. First, with the fd left open: what bpf(2) gives on such

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Map lookups from a SEC("syscall") program: BPF_MAP_LOOKUP_ELEM,
 # BPF_MAP_GET_NEXT_KEY and BPF_MAP_LOOKUP_AND_DELETE_ELEM with key and result in
 # the program's memory. On the patched kernel they work, fail as bpf(2) does

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The LSM checks of the system calls, kept for what a SEC("syscall") program
 # does (kernel/README.md, "Security model"): with BPF LSM programs
 # (fixtures/kernel/lsm_deny.bpf.c) attached, denying this process

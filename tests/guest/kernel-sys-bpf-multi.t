@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BPF_LINK_CREATE of kprobe_multi and uprobe_multi links from a SEC("syscall")
 # program, with symbol names, addresses, cookies, the path, offsets and
 # reference counter offsets in the program's memory. On the patched kernel the

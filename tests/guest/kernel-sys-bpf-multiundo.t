@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A uprobe_multi link created from a SEC("syscall") program whose second
 # offset fails to register (past the end of the file: -EINVAL on the patched
 # kernel, as from user space; the stock kernel reads the arrays as user

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The bpf() commands without pointer arguments, issued from a SEC("syscall")
 # program: BPF_PROG_BIND_MAP, BPF_PROG_ATTACH/DETACH (cgroup), BPF_PROG_GET_FD_BY_ID,
 # BPF_BTF_GET_FD_BY_ID, BPF_LINK_GET_FD_BY_ID, BPF_LINK_UPDATE, BPF_LINK_DETACH.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The series' bpf_perf_event_open() kfunc, called by a SEC("syscall") program:
 # on the patched kernel it opens a tracepoint perf event in the calling process
 # (a close-on-exec perf_event fd), a program attached to it from the same kind

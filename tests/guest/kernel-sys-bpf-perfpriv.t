@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Who may use the series' bpf_perf_event_open() kfunc: on the patched kernel a
 # SEC("syscall") program calling it does not load for a process with CAP_BPF
 # but neither CAP_PERFMON nor CAP_SYS_ADMIN (-EACCES, as bpf_sys_bpf() is gated)

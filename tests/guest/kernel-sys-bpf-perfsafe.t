@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The series' bpf_perf_event_open() kfunc and events that register a uprobe:
 # on the patched kernel the kfunc refuses a uprobe through the uprobe PMU and a
 # uprobe trace event (uprobe_events) opened as a tracepoint with -EOPNOTSUPP,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BPF_OBJ_PIN and BPF_OBJ_GET from a SEC("syscall") program with the path name
 # in the program's memory: on the patched kernel a program and a map are pinned
 # (also relative to a BPF_F_PATH_FD directory) and got back (also read-only),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # BPF_RAW_TRACEPOINT_OPEN from a SEC("syscall") program with the tracepoint
 # name in the program's memory: on the patched kernel the raw_tp program is
 # attached (link info names sys_enter, and it counts our system calls), unknown

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The size write-backs into the attr of BPF_PROG_LOAD (log_true_size) and
 # BPF_BTF_LOAD (btf_log_true_size) issued from a SEC("syscall") program go
 # through the series' write check like every other result: on the patched

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Every fixture loader, recorded with --trigger: its exit status and output
 # pass through unchanged, the trace is complete, and every object the loader
 # reports (ids and tags from its own BPF_OBJ_GET_INFO_BY_FD) has an identity

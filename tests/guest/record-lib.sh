@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/guest/record-lib.sh: helpers of the record-*.t guest tests (sourced,
 # busybox sh). Each test records a real loader with `bpfrr record` and checks
 # the trace through record_tracecat, which prints one line per record.

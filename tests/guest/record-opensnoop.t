@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Debian's libbpf-tools opensnoop, recorded for 3 seconds (SIGINT from
 # timeout): its output passes through, the trace is complete, every program,
 # map, BTF and link it made has the recorder's identity record, the

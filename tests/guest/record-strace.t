@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 3's agreement test: each third-party loader (Debian's libbpf-tools
 # opensnoop, execsnoop, runqlat, biolatency, and bpftool prog loadall on a
 # fixture object) is recorded with `bpfrr record`, then run again under

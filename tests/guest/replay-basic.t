@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The replayer on a hand-built IR (tests/guest/replay-sample.h: BTF, a
 # BTF-typed hash map, a socket filter using the map, a map update):
 #  1. the library (replay-ir check): probe, in-kernel and user-space replays

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # What `bpfrr replay` learns about the running kernel (`bpfrr replay --caps`:
 # the kernel's own /sys/kernel/bpf/syscall_prog_cmds, probes, the perf event
 # kfunc in its BTF) against what it assumes when planning without a kernel

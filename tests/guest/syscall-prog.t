@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # A SEC("syscall") program, loaded by a loader linked against Debian's
 # unmodified libbpf and run once with BPF_PROG_RUN, creates BTF and a hash map
 # typed by that BTF through bpf_sys_bpf(); the loader then checks both really

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # bpfrr translate --format elf end to end: loaders are recorded here, their
 # traces translated into BPF objects, and the objects loaded and run by
 # Debian's unmodified bpftool (bpftool prog load OUT PIN, bpftool prog run

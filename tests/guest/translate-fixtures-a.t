@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The translator end to end on fixture loaders (see translate-lib.sh): each is
 # recorded, translated after it exited, and replayed with `bpfrr replay
 # --verify` (the replay's objects against the recorded identities: program

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The translator end to end (see translate-fixtures-a.t) on loads spread over
 # processes and threads: a map made by a parent and used by its forked child
 # through the inherited fd, and four threads loading concurrently.

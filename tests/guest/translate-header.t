@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The header output of the translator as a standalone loader: the committed
 # traces of this arch (tests/data/traces/ARCH-*.trace) were translated on the
 # host with `bpfrr translate --format header --assume-caps stock-6.12` and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/guest/translate-held.sh NAME REPLAY_OUT [LOADER_OUT [MIN_RAN]]: run by
 # `bpfrr replay --verify BUNDLE -- sh translate-held.sh ...` while the
 # replayed objects are held (the replay's report and verify table are

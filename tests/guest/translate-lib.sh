@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/guest/translate-lib.sh: helpers of the translate-*.t guest tests
 # (sourced, busybox sh): record a loader, let it exit, translate the trace,
 # replay the bundle with --verify while tests/guest/translate-held.sh checks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The translator end to end on Debian's libbpf-tools opensnoop (-d 1: it
 # traces for a second, then tears down and exits): recorded, translated,
 # replayed with --verify while translate-held.sh opens files and checks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The translator end to end (see translate-lib.sh) on the other third-party
 # loaders of the recorder's corpus: Debian's libbpf-tools execsnoop (a
 # tracepoint pair on execve, stopped by SIGINT after 3 s), runqlat and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # kernel/build refuses a series that does not apply, naming the patch, both in
 # --check-series and on the real build path (make kernels), and accepts a good one.
 set -uo pipefail

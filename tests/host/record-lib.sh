@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/record-lib.sh: what the recorder's host tests (record-*.t) share.
 # Sourced, not run. Sets: bpfrr, tracee, tracecat, loop, tmp; TAP helpers.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/record-overhead.t: system calls the seccomp filter lets through
 # cost the recorder nothing (TAP). syscall_loop makes N getppid() calls; the
 # number of tracee stops must not grow with N, and the wall time under the

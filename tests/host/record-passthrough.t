@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/record-passthrough.t: bpfrr record passes the command's exit
 # status, signals, stdin/stdout/stderr and job control through, and refuses
 # what it cannot record (TAP). The tracees make no bpf() calls.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/record-robust.t: what is left when things die (TAP).
 #   - a recorder killed with SIGKILL takes its tracee with it
 #     (PTRACE_O_EXITKILL) and leaves a trace whose complete records read,

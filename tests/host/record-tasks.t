@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/record-tasks.t: the recorder follows fork, threads and exec and
 # keeps every fd table right: dup/dup2/dup3/fcntl/close/close_range and
 # close-on-exec show up as FD_EVENTs of the right task (TAP). The tracees make

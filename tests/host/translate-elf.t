@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/translate-elf.t: `bpfrr translate --format elf` on the committed
 # guest traces (tests/data/traces), read back by other tools: readelf and
 # llvm-objdump (sections, the loader, its relocation against the blob),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/translate-golden.t: the loaders bpfrr generates for the committed
 # guest traces (tests/data/traces), as `bpfrr replay --plan --assume-caps CAPS`
 # prints them without a kernel: the plan (which calls run in which loader, which

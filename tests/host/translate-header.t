@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # tests/host/translate-header.t: `bpfrr translate --format header` on the
 # committed guest traces (tests/data/traces), for stock and patched 6.12: the
 # header is compiled, with tests/guest/header-loader.c as its user, by gcc and

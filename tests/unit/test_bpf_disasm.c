@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * BPF disassembler golden tests: one instruction (or ld_imm64 pair) in,
  * the kernel/bpftool-style text out. Host only, no bpf().
