@@ -11,7 +11,8 @@
  * Two passes over the trace: the first collects what is recorded after the
  * call it belongs to (the recorder's OBJECT identities, NOTEs); the second
  * prints, replaying TASK and FD_EVENT records to know every fd table at
- * every call.
+ * every call.  Identities, the fd model, creator facts and the walker's view
+ * of a call are lib/resolved.h's, shared with the translator.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +32,7 @@
 #include "bpfrr.h"
 #include "dump.h"
 #include "fdmodel.h"
+#include "resolved.h"
 #include "sha256.h"
 #include "trace.h"
 #include "u64map.h"
@@ -40,14 +42,11 @@
 #define TEXT_MAX_NAMES		16	/* BTF names listed in text without -v */
 #define ARRAY_SHOWN		64	/* elements of id/number arrays shown without -v */
 
-/* --- objects and fd tables (lib/fdmodel.h) ---------------------------------------- */
+/* --- objects and fd tables (lib/resolved.h, lib/fdmodel.h) ---------------------------- */
 
 /* Something an fd referred to: the fd model's object and what dump shows of it. */
 struct object {
 	struct bpfrr_fdm_obj base;	/* origin, kind; must be first */
-	uint32_t obj_type;	/* map / prog / link type, from the creating attr or the identity */
-	uint32_t key_size, value_size;
-	char name[20];		/* map_name / prog_name of the creating attr */
 	const char *made_by;	/* "BPF_MAP_CREATE", "perf_event_open", ... (static or trace memory) */
 	const struct bpfrr_rec_object *ident;	/* the recorder's identity, or NULL */
 };
@@ -74,15 +73,15 @@ struct dump {
 	FILE *out, *err;
 	struct json_out j;
 
-	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (heap copies) */
+	struct bpfrr_rt *rt;		/* identities, objects and every task's fd table */
 	struct bpfrr_u64map notes;	/* seq -> index+1 of the first note in notes_list */
 	struct bpfrr_rec_note *notes_list;
 	size_t nr_notes, cap_notes;
-	struct bpfrr_fdmodel *fdm;	/* objects and every task's fd table */
 
 	/* the call being printed */
 	const struct bpfrr_rec_bpf_call *call;
 	const struct bpfrr_rec_syscall *sys;
+	struct bpfrr_rt_call cur;	/* the same, as the resolved trace sees it */
 	uint32_t tid;
 	bool *region_done;
 	size_t region_done_cap;
@@ -105,18 +104,15 @@ static void init_object(void *ctx, struct bpfrr_fdm_obj *base)
 {
 	struct object *obj = (struct object *)base;
 	struct dump *d = ctx;
-	uint64_t ident;
 
-	if (base->origin && bpfrr_u64map_get(&d->idents, base->origin, &ident)) {
-		obj->ident = (const struct bpfrr_rec_object *)(uintptr_t)ident;
-		obj->obj_type = obj->ident->type;
-	}
+	if (base->origin)
+		obj->ident = bpfrr_rt_identity(d->rt, base->origin);
 }
 
 /* The object made by call origin (created on first mention). */
 static struct object *object_of(struct dump *d, uint64_t origin, uint32_t kind)
 {
-	struct object *obj = (struct object *)bpfrr_fdm_object(d->fdm, origin, kind);
+	struct object *obj = (struct object *)bpfrr_fdm_object(bpfrr_rt_fdm(d->rt), origin, kind);
 
 	if (!obj)
 		d->oom = true;
@@ -125,20 +121,14 @@ static struct object *object_of(struct dump *d, uint64_t origin, uint32_t kind)
 
 static struct object *fd_object(struct dump *d, uint32_t tid, int fd)
 {
-	return (struct object *)bpfrr_fdm_lookup(d->fdm, tid, fd);
-}
-
-static void fd_assign(struct dump *d, uint32_t tid, int fd, struct object *obj, uint64_t seq)
-{
-	if (bpfrr_fdm_assign(d->fdm, tid, fd, obj ? &obj->base : NULL, seq))
-		d->oom = true;
+	return (struct object *)bpfrr_fdm_lookup(bpfrr_rt_fdm(d->rt), tid, fd);
 }
 
 static void apply_task(struct dump *d, const struct bpfrr_rec_task *t)
 {
 	if (t->event == BPFRR_TASK_START || t->event == BPFRR_TASK_THREAD || t->event == BPFRR_TASK_FORK)
 		d->nr_tasks++;
-	if (bpfrr_fdm_task(d->fdm, t))
+	if (bpfrr_rt_task(d->rt, t))
 		d->oom = true;
 }
 
@@ -146,7 +136,7 @@ static void apply_fd_event(struct dump *d, const struct bpfrr_rec_fd_event *e)
 {
 	struct object *obj;
 
-	if (bpfrr_fdm_fd_event(d->fdm, e)) {
+	if (bpfrr_rt_fd_event(d->rt, e)) {
 		d->oom = true;
 		return;
 	}
@@ -155,72 +145,10 @@ static void apply_fd_event(struct dump *d, const struct bpfrr_rec_fd_event *e)
 		obj->made_by = "adopted";
 }
 
-/* --- the walker's view of the trace --------------------------------------------------- */
-
-static const struct bpfrr_trace_region *call_regions(const struct dump *d, uint32_t *nr)
-{
-	if (d->call) {
-		*nr = d->call->nr_regions;
-		return d->call->regions;
-	}
-	*nr = d->sys ? d->sys->nr_regions : 0;
-	return d->sys ? d->sys->regions : NULL;
-}
-
-/* Tracee memory at a phase, as far as the regions captured it. */
+/* Tracee memory at a phase, as far as the regions of the call being printed captured it. */
 static int read_phase(struct dump *d, int phase, uint64_t addr, void *buf, size_t len)
 {
-	const struct bpfrr_trace_region *regs;
-	uint32_t nr, i;
-
-	regs = call_regions(d, &nr);
-	for (i = 0; i < nr; i++) {
-		const struct bpfrr_rec_blob *b;
-
-		if (regs[i].phase != phase || !regs[i].blob || addr < regs[i].addr)
-			continue;
-		b = bpfrr_trace_blob(d->r, regs[i].blob);
-		if (!b || addr - regs[i].addr > b->len || len > b->len - (addr - regs[i].addr))
-			continue;
-		memcpy(buf, (const uint8_t *)b->data + (addr - regs[i].addr), len);
-		return 0;
-	}
-	return -EFAULT;
-}
-
-static int env_read_entry(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	return read_phase(ctx, BPFRR_PHASE_ENTRY, addr, buf, len);
-}
-
-static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type,
-		       uint32_t *key_size, uint32_t *value_size)
-{
-	struct dump *d = ctx;
-	struct object *obj = fd_object(d, d->tid, fd);
-	const struct bpfrr_rec_object *id;
-
-	if (!obj)
-		return -ENOENT;
-	id = obj->ident;
-	if (kind)
-		*kind = obj->base.kind;
-	if (obj_type)
-		*obj_type = id && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED) ? id->type : obj->obj_type;
-	if (key_size)
-		*key_size = id && id->key_size ? id->key_size : obj->key_size;
-	if (value_size)
-		*value_size = id && id->value_size ? id->value_size : obj->value_size;
-	return 0;
-}
-
-static void make_env(struct dump *d, struct bpfrr_abi_env *env)
-{
-	memset(env, 0, sizeof(*env));
-	env->read_mem = env_read_entry;
-	env->fd_info = env_fd_info;
-	env->nr_cpus = d->hdr && d->hdr->nr_cpus ? d->hdr->nr_cpus : 1;
-	env->ctx = d;
+	return bpfrr_rt_read_mem(d->rt, &d->cur, phase, addr, buf, len);
 }
 
 /* --- text helpers --------------------------------------------------------------------- */
@@ -313,7 +241,7 @@ static void text_object(struct dump *d, const struct object *obj)
 {
 	FILE *f = d->out;
 	const struct bpfrr_rec_object *id = obj->ident;
-	const char *name = id && id->name[0] ? id->name : obj->name;
+	const char *name = bpfrr_rt_obj_name(d->rt, &obj->base);
 
 	fputs(kind_name(obj->base.kind), f);
 	if (name[0]) {
@@ -354,7 +282,7 @@ static void json_object_ref(struct dump *d, const char *key, const struct object
 		return;
 	}
 	id = obj->ident;
-	name = id && id->name[0] ? id->name : obj->name;
+	name = bpfrr_rt_obj_name(d->rt, &obj->base);
 	json_obj_begin(j, key);
 	json_str(j, "kind", kind_name(obj->base.kind));
 	if (obj->base.origin)
@@ -476,7 +404,7 @@ static void short_object(struct dump *d, int32_t fd, char *buf, size_t size)
 		return;
 	}
 	id = obj->ident;
-	name = id && id->name[0] ? id->name : obj->name;
+	name = bpfrr_rt_obj_name(d->rt, &obj->base);
 	if (id && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED))
 		snprintf(idbuf, sizeof(idbuf), " id %u", id->id);
 	if (obj->base.origin)
@@ -877,11 +805,10 @@ static void render_region(struct dump *d, const struct bpfrr_trace_region *reg, 
 /* Every region of the call whose path is path (both phases), once. */
 static void render_regions_at(struct dump *d, const char *path, const char *indent)
 {
-	const struct bpfrr_trace_region *regs;
-	uint32_t nr, i;
+	const struct bpfrr_trace_region *regs = d->cur.regions;
+	uint32_t i;
 
-	regs = call_regions(d, &nr);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < d->cur.nr_regions; i++) {
 		if (d->region_done[i] || strcmp(regs[i].path, path))
 			continue;
 		d->region_done[i] = true;
@@ -1154,14 +1081,6 @@ static void json_result(struct dump *d, int64_t ret, uint32_t flags, uint64_t t_
 	json_u64(&d->j, "duration_ns", t_exit >= t_enter ? t_exit - t_enter : 0);
 }
 
-/* The recorder's identity of the object a call returned. */
-static const struct bpfrr_rec_object *identity_of(struct dump *d, uint64_t seq)
-{
-	uint64_t v;
-
-	return bpfrr_u64map_get(&d->idents, seq, &v) ? (const struct bpfrr_rec_object *)(uintptr_t)v : NULL;
-}
-
 static void text_identity(struct dump *d, const struct bpfrr_rec_object *id, uint32_t kind)
 {
 	FILE *f = d->out;
@@ -1374,25 +1293,15 @@ static void count_cmd(struct dump *d, uint32_t cmd, bool failed)
 /* What a successful call made: register the object so later fds resolve. */
 static void note_created(struct dump *d, const struct bpfrr_rec_bpf_call *c, uint32_t kind)
 {
-	struct object *obj = object_of(d, c->seq, kind);
-	struct bpfrr_abi_made m;
+	struct object *obj;
+	int err;
 
-	if (!obj)
-		return;
-	obj->made_by = cmd_name(c->cmd);
-	if (bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_len, &m)) {
-		if (m.has_type)
-			obj->obj_type = m.obj_type;
-		if (m.has_sizes) {
-			obj->key_size = m.key_size;
-			obj->value_size = m.value_size;
-		}
-		if (m.has_name)
-			snprintf(obj->name, sizeof(obj->name), "%s", m.name);
-	}
 	d->created[kind < BPFRR_OBJ__MAX ? kind : BPFRR_OBJ__MAX]++;
-	if (c->ret >= 0 && c->ret <= INT32_MAX)
-		fd_assign(d, c->tid, (int)c->ret, obj, c->seq);
+	obj = (struct object *)bpfrr_rt_call_result(d->rt, &d->cur, &err);
+	if (err)
+		d->oom = true;
+	if (obj)
+		obj->made_by = cmd_name(c->cmd);
 }
 
 static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
@@ -1400,23 +1309,25 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 	bool shown = filter_bpf(d, c), failed = bpfrr_trace_ret_errno(c->ret) != 0;
 	enum bpfrr_obj_kind kind = BPFRR_OBJ_NONE;
 	struct field_ctx fc = { .d = d, .indent = "    " };
-	struct bpfrr_abi_env env;
+	const struct bpfrr_abi_env *env;
+	struct bpfrr_rt_walk walk;
 	const struct bpfrr_rec_object *id;
 	struct fds_ctx fds = { .d = d };
 	uint32_t i;
 
 	d->call = c;
 	d->sys = NULL;
+	bpfrr_rt_call_bpf(&d->cur, c);
 	d->tid = c->tid;
 	d->nr_bpf++;
 	d->nr_failed += failed || (c->flags & BPFRR_CALL_NO_EXIT);
 	count_cmd(d, c->cmd, failed || (c->flags & BPFRR_CALL_NO_EXIT));
 	if ((failed || (c->flags & BPFRR_CALL_NO_EXIT)) && filter_bpf(d, c))
 		note_failure(d, c->seq, c->tid, cmd_name(c->cmd), c->cmd, c->ret, c->flags);
-	make_env(d, &env);
+	env = bpfrr_rt_walk_env(&walk, d->rt, &d->cur, BPFRR_PHASE_ENTRY);
 	if (c->cmd < (uint32_t)BPFRR_ABI_NR_CMDS)
 		kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
-	id = kind != BPFRR_OBJ_NONE ? identity_of(d, c->seq) : NULL;
+	id = kind != BPFRR_OBJ_NONE ? bpfrr_rt_identity(d->rt, c->seq) : NULL;
 
 	if (!shown || d->o->summary || !ensure_region_done(d, c->nr_regions))
 		goto created;
@@ -1434,7 +1345,7 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 		json_result(d, c->ret, c->flags, c->t_enter_ns, c->t_exit_ns);
 		fc.tree = json_tree_new();
 		if (fc.tree)
-			bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &env, print_attr_field, &fc);
+			bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, env, print_attr_field, &fc);
 		if (fc.tree) {
 			json_tree_emit(fc.tree, j, "attr");
 			json_tree_free(fc.tree);
@@ -1443,7 +1354,7 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 			fc.tree = json_tree_new();
 			fc.exit_pass = true;
 			if (fc.tree)
-				bpfrr_abi_walk_fields_env((int)c->cmd, c->attr_exit, c->attr_exit_len, &env,
+				bpfrr_abi_walk_fields_env((int)c->cmd, c->attr_exit, c->attr_exit_len, env,
 							  print_attr_field, &fc);
 			if (fc.tree) {
 				json_tree_emit(fc.tree, j, "attr_out");
@@ -1451,7 +1362,7 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 			}
 		}
 		json_arr_begin(j, "fds");
-		bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &env, print_fd_ref, &fds);
+		bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, env, print_fd_ref, &fds);
 		json_arr_end(j);
 		json_arr_begin(j, "buffers");
 		for (i = 0; i < c->nr_regions; i++)
@@ -1496,13 +1407,13 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 		hex(d->out, c->attr, c->attr_len);
 		fputc('\n', d->out);
 	} else {
-		bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &env, print_attr_field, &fc);
+		bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, env, print_attr_field, &fc);
 		if (c->attr_exit_len) {
 			fc.exit_pass = true;
-			bpfrr_abi_walk_fields_env((int)c->cmd, c->attr_exit, c->attr_exit_len, &env,
+			bpfrr_abi_walk_fields_env((int)c->cmd, c->attr_exit, c->attr_exit_len, env,
 						  print_attr_field, &fc);
 		}
-		bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &env, print_fd_ref, &fds);
+		bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, env, print_fd_ref, &fds);
 	}
 	/* buffers not pointed to by attr itself (nested, or written at exit) */
 	for (i = 0; i < c->nr_regions; i++) {
@@ -1517,6 +1428,7 @@ created:
 	d->call = NULL;
 	if (kind != BPFRR_OBJ_NONE && !failed && !(c->flags & BPFRR_CALL_NO_EXIT))
 		note_created(d, c, kind);
+	memset(&d->cur, 0, sizeof(d->cur));
 }
 
 static void count_syscall(struct dump *d, const char *name, bool failed)
@@ -1553,6 +1465,7 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 
 	d->call = NULL;
 	d->sys = s;
+	bpfrr_rt_call_sys(&d->cur, s);
 	d->tid = s->tid;
 	d->nr_sys++;
 	count_syscall(d, s->name, failed);
@@ -1611,6 +1524,7 @@ static void dump_syscall(struct dump *d, const struct bpfrr_rec_syscall *s)
 	}
 out:
 	d->sys = NULL;
+	memset(&d->cur, 0, sizeof(d->cur));
 }
 
 /* --- other records --------------------------------------------------------------------- */
@@ -1903,51 +1817,34 @@ static void print_summary(struct dump *d, const char *name)
 
 /* --- the passes ---------------------------------------------------------------------------- */
 
-/* Pass 1: identities and notes, which follow the calls they belong to. */
-static int collect(struct dump *d)
+/* Pass 1 (with the identities, bpfrr_rt_collect()): notes, which follow the calls they belong to. */
+static int collect_note(void *arg, const struct bpfrr_trace_record *rec)
 {
-	struct bpfrr_trace_record rec;
-	int status;
+	struct dump *d = arg;
 
-	while ((status = bpfrr_trace_next(d->r, &rec)) == BPFRR_TRACE_RECORD) {
-		if (rec.type == BPFRR_REC_OBJECT && !bpfrr_u64map_get(&d->idents, rec.object.seq, NULL)) {
-			struct bpfrr_rec_object *copy = malloc(sizeof(*copy));
+	if (rec->type != BPFRR_REC_NOTE || !rec->note.seq)
+		return 0;
+	if (d->nr_notes == d->cap_notes) {
+		size_t cap = d->cap_notes ? d->cap_notes * 2 : 16;
+		struct bpfrr_rec_note *p = realloc(d->notes_list, cap * sizeof(*p));
 
-			if (!copy || bpfrr_u64map_put(&d->idents, rec.object.seq, (uintptr_t)copy)) {
-				free(copy);
-				return BPFRR_TRACE_NOMEM;
-			}
-			*copy = rec.object;	/* its name points into the reader: valid until close */
-		} else if (rec.type == BPFRR_REC_NOTE && rec.note.seq) {
-			if (d->nr_notes == d->cap_notes) {
-				size_t cap = d->cap_notes ? d->cap_notes * 2 : 16;
-				struct bpfrr_rec_note *p = realloc(d->notes_list, cap * sizeof(*p));
-
-				if (!p)
-					return BPFRR_TRACE_NOMEM;
-				d->notes_list = p;
-				d->cap_notes = cap;
-			}
-			d->notes_list[d->nr_notes++] = rec.note;
-			if (!bpfrr_u64map_get(&d->notes, rec.note.seq, NULL) &&
-			    bpfrr_u64map_put(&d->notes, rec.note.seq, d->nr_notes))
-				return BPFRR_TRACE_NOMEM;
-		}
+		if (!p)
+			return BPFRR_TRACE_NOMEM;
+		d->notes_list = p;
+		d->cap_notes = cap;
 	}
-	return status;
+	d->notes_list[d->nr_notes++] = rec->note;
+	if (!bpfrr_u64map_get(&d->notes, rec->note.seq, NULL) &&
+	    bpfrr_u64map_put(&d->notes, rec->note.seq, d->nr_notes))
+		return BPFRR_TRACE_NOMEM;
+	return 0;
 }
 
 static void dump_free(struct dump *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->idents.cap; i++)
-		if (d->idents.used[i])
-			free((void *)(uintptr_t)d->idents.vals[i]);
-	bpfrr_u64map_free(&d->idents);
+	bpfrr_rt_free(d->rt);
 	bpfrr_u64map_free(&d->notes);
 	free(d->notes_list);
-	bpfrr_fdm_free(d->fdm);
 	free(d->sys_counts);
 	free(d->failures);
 	free(d->region_done);
@@ -1966,11 +1863,13 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 		d.cmd_counts[i].name = cmd_name(i);
 
 	name = bpfrr_trace_name(r);
-	status = collect(&d);
-	bpfrr_trace_rewind(r);
-	d.fdm = bpfrr_fdm_new(sizeof(struct object), init_object, &d);
-	if (!d.fdm)
-		d.oom = true;
+	d.rt = bpfrr_rt_new(r);
+	if (!d.rt || bpfrr_rt_model(d.rt, sizeof(struct object), init_object, &d)) {
+		dump_free(&d);
+		fprintf(err, "bpfrr dump: out of memory\n");
+		return BPFRR_EXIT_FAILURE;
+	}
+	bpfrr_rt_collect(d.rt, collect_note, &d);
 
 	if (!opts->json && !opts->summary)
 		print_header(&d, name);

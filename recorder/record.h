@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "bpf_abi.h"
+#include "resolved.h"
 #include "trace.h"
 
 /* The subcommand (cli/bpfrr.c dispatches to it with argv[0] = "record"). */
@@ -95,11 +96,9 @@ int rec_filter_print(enum rec_opens opens, int fd);
 struct rec_fd {
 	bool open;
 	bool cloexec;
-	bool have_sizes;		/* key_size/value_size are known */
 	uint8_t kind;			/* enum bpfrr_obj_kind */
 	uint8_t origin;			/* enum rec_fd_origin */
-	uint32_t obj_type;		/* map type / prog type / link type, if known */
-	uint32_t key_size, value_size;	/* maps */
+	struct bpfrr_obj_facts facts;	/* type, sizes: the creating attr's, then the identity's */
 	uint32_t kernel_id;		/* identity from the recorder's query, 0 if none */
 	uint64_t obj_seq;		/* see above */
 	uint64_t fd_seq;		/* seq of the FD_EVENT that opened this fd number */

@@ -30,19 +30,18 @@ struct walk_ctx {
 	enum bpfrr_phase phase;
 };
 
-static int env_read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct walk_ctx *w = ctx;
-
-	return rec_mem_read(w->t->tid, addr, buf, len);
-}
-
-/* Memory as it was at entry: the ENTRY regions the recorder kept. */
-static int env_read_entry_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+/*
+ * The walker's view of the call (lib/resolved.h's adaptor): the tracee's
+ * memory now, except memory as it was at entry during the exit walk (the
+ * ENTRY regions the recorder kept); fds through the task's table.
+ */
+static int src_read(void *ctx, enum bpfrr_phase phase, uint64_t addr, void *buf, size_t len)
 {
 	struct walk_ctx *w = ctx;
 	size_t i;
 
+	if (phase == w->phase)
+		return rec_mem_read(w->t->tid, addr, buf, len);
 	for (i = 0; i < w->c->nr_regions; i++) {
 		const struct rec_region *r = &w->c->regions[i];
 
@@ -56,40 +55,23 @@ static int env_read_entry_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return -ENOENT;
 }
 
-static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type,
-		       uint32_t *key_size, uint32_t *value_size)
+static int src_fd_facts(void *ctx, int fd, uint32_t *kind, struct bpfrr_obj_facts *facts)
 {
 	struct walk_ctx *w = ctx;
 	struct rec_fd *e = rec_fdtab_lookup(w->t->fdtab, fd);
 
-	if (!e || e->kind == BPFRR_OBJ_ANY)
+	if (!e)
 		return -ENOENT;
-	if (kind)
-		*kind = e->kind;
-	if (obj_type)
-		*obj_type = e->obj_type;
-	if (key_size)
-		*key_size = e->key_size;
-	if (value_size)
-		*value_size = e->value_size;
-	/* a map whose sizes nobody could learn (identity query off/failed) */
-	if (e->kind == BPFRR_OBJ_MAP && !e->have_sizes && (key_size || value_size))
-		return -ENOENT;
+	*kind = e->kind;
+	*facts = e->facts;
 	return 0;
 }
 
-static void init_env(struct bpfrr_abi_env *env, struct walk_ctx *w)
+static const struct bpfrr_abi_env *init_env(struct bpfrr_walk_env *we, struct walk_ctx *w)
 {
-	memset(env, 0, sizeof(*env));
-	env->read_mem = env_read_mem;
-	env->fd_info = env_fd_info;
-	env->nr_cpus = w->s->nr_cpus;
-	env->ctx = w;
-	if (w->phase == BPFRR_PHASE_EXIT) {
-		env->entry_attr = w->c->attr;
-		env->entry_attr_size = w->c->attr_len;
-		env->read_entry_mem = env_read_entry_mem;
-	}
+	const struct bpfrr_walk_src src = { src_read, src_fd_facts, w };
+
+	return bpfrr_walk_env_init(we, &src, w->phase, w->s->nr_cpus, w->c->attr, w->c->attr_len);
 }
 
 static int on_fd(void *arg, const struct bpfrr_abi_fd_ref *ref)
@@ -125,7 +107,8 @@ static int on_buf(void *arg, const struct bpfrr_abi_buf *buf)
 bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
 	struct walk_ctx w = { s, t, c, BPFRR_PHASE_ENTRY };
-	struct bpfrr_abi_env env;
+	const struct bpfrr_abi_env *env;
+	struct bpfrr_walk_env we;
 	uint64_t addr = c->args[1];
 	int err;
 
@@ -145,12 +128,12 @@ bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 	if (c->attr_unreadable || !bpfrr_abi_cmd(c->cmd))
 		return true;
 
-	init_env(&env, &w);
-	err = bpfrr_abi_walk_fds(c->cmd, c->attr, c->attr_len, &env, on_fd, &w);
+	env = init_env(&we, &w);
+	err = bpfrr_abi_walk_fds(c->cmd, c->attr, c->attr_len, env, on_fd, &w);
 	if (err && err != -EFAULT)
 		rec_note(s, BPFRR_NOTE_WARNING, c->seq, t->tid, "walking the fds of the call failed: %s",
 			 strerror(err < 0 ? -err : err));
-	err = bpfrr_abi_walk(c->cmd, c->attr, c->attr_len, BPFRR_PHASE_ENTRY, &env, on_buf, &w);
+	err = bpfrr_abi_walk(c->cmd, c->attr, c->attr_len, BPFRR_PHASE_ENTRY, env, on_buf, &w);
 	if (err)
 		rec_note(s, BPFRR_NOTE_WARNING, c->seq, t->tid,
 			 "capturing the entry buffers of the call failed: %s", strerror(err < 0 ? -err : err));
@@ -158,15 +141,12 @@ bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 }
 
 /* What the call's new fd refers to, from its attr (before any identity query). */
-static void new_fd_entry(struct rec_session *s, struct rec_task *t, struct rec_call *c, struct rec_fd *val)
+static void new_fd_entry(struct rec_task *t, struct rec_call *c, struct rec_fd *val)
 {
-	const void *attr = c->attr;
-	size_t len = c->attr_len;
-	struct bpfrr_abi_made made;
 	char *link;
 
 	memset(val, 0, sizeof(*val));
-	val->kind = bpfrr_abi_cmd_ret_kind(c->cmd, attr, len);
+	val->kind = bpfrr_abi_cmd_ret_kind(c->cmd, c->attr, c->attr_len);
 	val->origin = REC_FD_FROM_BPF;
 	val->cloexec = true;	/* every fd bpf() returns is O_CLOEXEC */
 	val->obj_seq = c->seq;
@@ -176,26 +156,8 @@ static void new_fd_entry(struct rec_session *s, struct rec_task *t, struct rec_c
 		val->kind = rec_kind_from_link(link, t->tid, (int)c->ret);
 		free(link);
 	}
-	(void)s;
-	/* what the creating attr says (MAP_CREATE: type and sizes, PROG_LOAD: type) */
-	if (!bpfrr_abi_cmd_made(c->cmd, attr, len, &made))
-		return;
-	switch (val->kind) {
-	case BPFRR_OBJ_MAP:
-		if (made.has_sizes) {
-			val->obj_type = made.obj_type;
-			val->key_size = made.key_size;
-			val->value_size = made.value_size;
-			val->have_sizes = true;
-		}
-		break;
-	case BPFRR_OBJ_PROG:
-		if (made.has_type)
-			val->obj_type = made.obj_type;
-		break;
-	default:
-		break;
-	}
+	/* what the creating attr says (MAP_CREATE: type, sizes, name; PROG_LOAD: type, name) */
+	bpfrr_obj_facts_from_attr(&val->facts, c->cmd, c->attr, c->attr_len);
 }
 
 void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
@@ -204,7 +166,7 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 	struct walk_ctx w = { s, t, c, BPFRR_PHASE_EXIT };
 	struct bpfrr_rec_bpf_call rec;
 	struct bpfrr_trace_region *regions = NULL;
-	struct bpfrr_abi_env env;
+	struct bpfrr_walk_env we;
 	struct rec_fd val, *e;
 	bool new_fd;
 	size_t i;
@@ -218,9 +180,8 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 				c->attr_exit = NULL;
 			}
 		}
-		init_env(&env, &w);
 		err = bpfrr_abi_walk(c->cmd, c->attr_exit ? c->attr_exit : c->attr, c->attr_len,
-				     BPFRR_PHASE_EXIT, &env, on_buf, &w);
+				     BPFRR_PHASE_EXIT, init_env(&we, &w), on_buf, &w);
 		if (err)
 			rec_note(s, BPFRR_NOTE_WARNING, c->seq, t->tid,
 				 "capturing the exit buffers of the call failed: %s",
@@ -279,7 +240,7 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 	new_fd = c->exited && c->ret >= 0 && desc && desc->ret_kind != BPFRR_OBJ_NONE;
 	if (!new_fd)
 		return;
-	new_fd_entry(s, t, c, &val);
+	new_fd_entry(t, c, &val);
 	e = rec_fdtab_set(t->fdtab, (int)c->ret, &val);
 	if (!e)
 		return;

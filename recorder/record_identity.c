@@ -232,14 +232,7 @@ int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, 
 		if (!o.info_blob)
 			rec_write_failed(s, -errno);
 		e->kernel_id = o.id;
-		if (e->kind == BPFRR_OBJ_MAP) {
-			e->obj_type = o.type;
-			e->key_size = o.key_size;
-			e->value_size = o.value_size;
-			e->have_sizes = true;
-		} else if (e->kind == BPFRR_OBJ_PROG || e->kind == BPFRR_OBJ_LINK) {
-			e->obj_type = o.type;
-		}
+		bpfrr_obj_facts_add_identity(&e->facts, e->kind, &o);
 	}
 out:
 	if (q->fd >= 0)

@@ -105,6 +105,9 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 	t->r = r;
 	t->hdr = bpfrr_trace_header(r);
 	t->name = bpfrr_trace_name(r);
+	t->rt = bpfrr_rt_new(r);
+	if (!t->rt)
+		ret = -ENOMEM;
 	while (!ret && (status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
 		switch (rec.type) {
 		case BPFRR_REC_BPF_CALL:
@@ -128,15 +131,7 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 			ret = add_event(t, BPFRR_REC_FD_EVENT, t->nr_fdevs++);
 			break;
 		case BPFRR_REC_OBJECT:
-			if (!bpfrr_u64map_get(&t->idents, rec.object.seq, NULL)) {
-				struct bpfrr_rec_object *copy = memdup(&rec.object, sizeof(rec.object));
-
-				/* its name points into the reader: valid until it is closed */
-				if (!copy || bpfrr_u64map_put(&t->idents, rec.object.seq, (uintptr_t)copy)) {
-					free(copy);
-					ret = -ENOMEM;
-				}
-			}
+			ret = bpfrr_rt_add_identity(t->rt, &rec.object);
 			break;
 		default:
 			break;
@@ -193,12 +188,8 @@ void fe_free(struct fe_trace *t)
 	free(t->tasks);
 	free(t->fdevs);
 	free(t->events);
-	for (i = 0; i < t->idents.cap; i++)
-		if (t->idents.used[i])
-			free((void *)(uintptr_t)t->idents.vals[i]);
-	bpfrr_u64map_free(&t->idents);
 	bpfrr_u64map_free(&t->by_seq);
-	bpfrr_fdm_free(t->fdm);
+	bpfrr_rt_free(t->rt);	/* and its fd model, t->fdm */
 	for (i = 0; i < t->nr_values; i++)
 		free(t->values[i].name);
 	free(t->values);
@@ -210,6 +201,23 @@ struct fe_call *fe_call_by_seq(const struct fe_trace *t, uint64_t seq)
 	uint64_t idx;
 
 	return bpfrr_u64map_get(&t->by_seq, seq, &idx) ? &t->calls[idx] : NULL;
+}
+
+void fe_rt_call(const struct fe_call *c, struct bpfrr_rt_call *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	rc->seq = c->seq;
+	rc->tid = c->tid;
+	rc->is_bpf = c->is_bpf;
+	rc->cmd = c->cmd;
+	rc->ret = c->ret;
+	rc->flags = c->flags;
+	rc->attr = c->attr;
+	rc->attr_len = c->attr_len;
+	rc->attr_exit = c->attr_exit;
+	rc->attr_exit_len = c->attr_exit_len;
+	rc->regions = c->regions;
+	rc->nr_regions = c->nr_regions;
 }
 
 const char *fe_ioctl_name(uint32_t req)
@@ -289,20 +297,7 @@ const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struc
 
 const void *fe_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, uint64_t len)
 {
-	uint32_t i;
-
-	for (i = 0; i < c->nr_regions; i++) {
-		const struct bpfrr_trace_region *reg = &c->regions[i];
-		const struct bpfrr_rec_blob *b;
-
-		if (reg->phase != phase || !reg->blob || addr < reg->addr)
-			continue;
-		b = bpfrr_trace_blob(t->r, reg->blob);
-		if (!b || addr - reg->addr > b->len || len > b->len - (addr - reg->addr))
-			continue;
-		return (const uint8_t *)b->data + (addr - reg->addr);
-	}
-	return NULL;
+	return bpfrr_rt_regions_mem(t->r, c->regions, c->nr_regions, phase, addr, len);
 }
 
 int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, void *buf,
@@ -325,17 +320,26 @@ struct fe_obj *fe_canon(struct fe_obj *o)
 	return o;
 }
 
+uint32_t fe_obj_type(const struct fe_obj *o)
+{
+	struct bpfrr_obj_facts f;
+
+	if (!o)
+		return 0;
+	bpfrr_rt_obj_facts(o->rt, &o->base, &f);
+	return f.type;
+}
+
 const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size)
 {
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
-	const char *name = o->ident && o->ident->name && o->ident->name[0] ? o->ident->name :
-			   o->creator && o->creator->made.name[0] ? o->creator->made.name : NULL;
+	const char *name = bpfrr_rt_obj_name(o->rt, &o->base);
 
 	if (!kind)
 		kind = "object";
 	if (!o->base.origin)
 		snprintf(buf, size, "%s made outside the trace", kind);
-	else if (name)
+	else if (name[0])
 		snprintf(buf, size, "%s '%s' (seq %" PRIu64 ")", kind, name, o->base.origin);
 	else
 		snprintf(buf, size, "%s (seq %" PRIu64 ")", kind, o->base.origin);

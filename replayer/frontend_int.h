@@ -29,6 +29,7 @@
 #include "fdmodel.h"
 #include "frontend.h"
 #include "ir.h"
+#include "resolved.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -90,9 +91,10 @@ struct fe_ref {
 
 struct fe_call;
 
-/* An object of the recording (a struct bpfrr_fdm_obj of the fd model). */
+/* An object of the recording (a struct bpfrr_fdm_obj of the resolved trace's fd model). */
 struct fe_obj {
 	struct bpfrr_fdm_obj base;	/* origin, kind, fd counts; must be first */
+	const struct bpfrr_rt *rt;	/* the resolved trace it belongs to (its facts, its name) */
 	struct fe_call *creator;	/* the call whose result it is, or NULL */
 	const struct bpfrr_rec_object *ident;	/* the recorder's identity, or NULL */
 	struct fe_obj *alias_of;	/* another fd of an object made earlier in the trace */
@@ -131,7 +133,6 @@ struct fe_call {
 	struct fe_obj *result;		/* the object it made */
 	struct fe_obj *target;		/* MUTATE: the object it changes */
 	bool resolve_failed;		/* the walker could not run (e.g. out of memory) */
-	struct bpfrr_abi_made made;	/* what its attr says of a map/prog it makes (type, sizes, name) */
 
 	/* pass 2 */
 	enum fe_class class;
@@ -171,11 +172,11 @@ struct fe_trace {
 	uint32_t nr_fdevs, cap_fdevs;
 	struct fe_event *events;
 	uint32_t nr_events, cap_events;
-	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (first, heap copy) */
+	struct bpfrr_rt *rt;		/* identities (by seq), then pass 1's fd model and creator facts */
 	struct bpfrr_u64map by_seq;	/* seq -> index into calls */
 
 	/* pass 1 */
-	struct bpfrr_fdmodel *fdm;
+	struct bpfrr_fdmodel *fdm;	/* the resolved trace's (bpfrr_rt_fdm) */
 	struct fe_value_file *values;
 	uint32_t nr_values, cap_values;
 
@@ -192,6 +193,8 @@ struct fe_trace {
 struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_size);
 void fe_free(struct fe_trace *t);
 struct fe_call *fe_call_by_seq(const struct fe_trace *t, uint64_t seq);
+/* c as lib/resolved.h sees it (pointers into c) */
+void fe_rt_call(const struct fe_call *c, struct bpfrr_rt_call *rc);
 /* "BPF_MAP_CREATE", "perf_event_open", "ioctl(PERF_EVENT_IOC_ENABLE)", "bpf(cmd 99)" */
 const char *fe_call_name(const struct fe_call *c, char *buf, size_t size);
 /* errno name, "EBADF" */
@@ -206,6 +209,8 @@ int fe_read_mem(const struct fe_trace *t, const struct fe_call *c, int phase, ui
 		size_t len);
 /* the object behind an object, following aliases */
 struct fe_obj *fe_canon(struct fe_obj *o);
+/* an object's type (prog / map / link type) as its identity or creating attr says, or 0 */
+uint32_t fe_obj_type(const struct fe_obj *o);
 /* "map 'counts' (seq 24)" */
 const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size);
 

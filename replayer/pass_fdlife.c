@@ -3,13 +3,14 @@
  * pass_fdlife.c - the front end's pass 1: fd lifetimes.
  *
  * Replays the trace's TASK and FD_EVENT records in file order through the
- * fd model (lib/fdmodel.h) and, at each call's record, resolves every fd
- * the call passes to the object it named at that moment: the ABI walker
- * (bpfrr_abi_walk_fds) finds the fds of a bpf() call wherever they are
- * (attr fields, fd_array, ld_imm64, module BTF, map values), with the
- * call's recorded memory and the model's knowledge of the objects behind
- * fds (map types and sizes decide where fds sit in values); ioctl and
- * perf_event_open arguments are looked at directly.  The buffers each call
+ * resolved trace's fd model (lib/resolved.h, lib/fdmodel.h) and, at each
+ * call's record, resolves every fd the call passes to the object it named
+ * at that moment: the ABI walker (bpfrr_abi_walk_fds) finds the fds of a
+ * bpf() call wherever they are (attr fields, fd_array, ld_imm64, module
+ * BTF, map values), through the resolved trace's view of the call (its
+ * recorded memory, and the facts of the objects behind fds: map types and
+ * sizes decide where fds sit in values); ioctl and perf_event_open
+ * arguments are looked at directly.  The buffers each call
  * passes are taken from the walker too, for pass 3.
  *
  * Objects get their maker (the call whose seq is their origin), the
@@ -31,6 +32,7 @@
 struct fdlife {
 	struct fe_trace *t;
 	struct fe_call *c;		/* the call being resolved */
+	struct bpfrr_rt_call rc;	/* the same, as lib/resolved.h sees it */
 	struct bpfrr_u64map by_id;	/* kind << 32 | kernel id -> the first fe_obj with it */
 	int err;
 };
@@ -52,18 +54,15 @@ static void init_obj(void *ctx, struct bpfrr_fdm_obj *base)
 	uint64_t v;
 
 	o->slot = -1;
+	o->rt = fl->t->rt;
 	if (!base->origin)
 		return;
 	o->creator = fe_call_by_seq(fl->t, base->origin);
 	if (o->creator && !o->creator->result)
 		o->creator->result = o;
-	if (bpfrr_u64map_get(&fl->t->idents, base->origin, &v)) {
-		o->ident = (const struct bpfrr_rec_object *)(uintptr_t)v;
-		if (o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED || !o->ident->id)
-			return;
-	} else {
+	o->ident = bpfrr_rt_identity(fl->t->rt, base->origin);
+	if (!o->ident || o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED || !o->ident->id)
 		return;
-	}
 	/* the kernel id of an object made earlier in the trace: the same object */
 	v = (uint64_t)o->ident->kind << 32 | o->ident->id;
 	if (o->creator && is_get_call(o->creator)) {
@@ -76,59 +75,6 @@ static void init_obj(void *ctx, struct bpfrr_fdm_obj *base)
 	}
 	if (!bpfrr_u64map_get(&fl->by_id, v, NULL) && bpfrr_u64map_put(&fl->by_id, v, (uintptr_t)o))
 		fl->err = -ENOMEM;
-}
-
-/* --- the walker's view of a recorded call ----------------------------------------------- */
-
-static int env_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct fdlife *fl = ctx;
-
-	return fe_read_mem(fl->t, fl->c, BPFRR_PHASE_ENTRY, addr, buf, len);
-}
-
-static int env_read_exit(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	struct fdlife *fl = ctx;
-
-	return fe_read_mem(fl->t, fl->c, BPFRR_PHASE_EXIT, addr, buf, len);
-}
-
-static int env_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type,
-		       uint32_t *key_size, uint32_t *value_size)
-{
-	struct fdlife *fl = ctx;
-	struct fe_obj *o = fe_canon((struct fe_obj *)bpfrr_fdm_lookup(fl->t->fdm, fl->c->tid, fd));
-	const struct bpfrr_rec_object *id;
-	const struct fe_call *mk;
-
-	if (!o)
-		return -ENOENT;
-	id = o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED) ? o->ident : NULL;
-	mk = o->creator;
-	if (kind)
-		*kind = (enum bpfrr_obj_kind)o->base.kind;
-	if (obj_type)
-		*obj_type = id ? id->type : mk ? mk->made.obj_type : 0;
-	if (key_size)
-		*key_size = id && id->key_size ? id->key_size : mk ? mk->made.key_size : 0;
-	if (value_size)
-		*value_size = id && id->value_size ? id->value_size : mk ? mk->made.value_size : 0;
-	return 0;
-}
-
-static void make_env(struct fdlife *fl, struct bpfrr_abi_env *env, int phase)
-{
-	memset(env, 0, sizeof(*env));
-	env->read_mem = phase == BPFRR_PHASE_ENTRY ? env_read : env_read_exit;
-	env->fd_info = env_fd_info;
-	env->nr_cpus = fl->t->hdr && fl->t->hdr->nr_cpus ? fl->t->hdr->nr_cpus : 1;
-	env->ctx = fl;
-	if (phase == BPFRR_PHASE_EXIT) {
-		env->entry_attr = fl->c->attr;
-		env->entry_attr_size = fl->c->attr_len;
-		env->read_entry_mem = env_read;
-	}
 }
 
 static int add_ref(struct fdlife *fl, const char *path, int fd, uint32_t ref, uint32_t kind, int32_t where,
@@ -240,47 +186,39 @@ static int ptr_field_cb(void *arg, const struct bpfrr_field *f, const char *path
 
 static int resolve_bpf_call(struct fdlife *fl, struct fe_call *c)
 {
-	struct bpfrr_abi_env env;
+	const struct bpfrr_abi_env *env;
+	struct bpfrr_rt_walk walk;
 	struct buf_walk bw = { fl, BPFRR_PHASE_ENTRY };
-	enum bpfrr_obj_kind kind;
 	int ret;
 
-	/* what the attr of a call that makes a map or a program says about it */
-	bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_len, &c->made);
 	if (!bpfrr_abi_cmd((int)c->cmd) || !c->attr_len)
 		return 0;
-	make_env(fl, &env, BPFRR_PHASE_ENTRY);
-	ret = bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &env, fd_cb, fl);
+	env = bpfrr_rt_walk_env(&walk, fl->t->rt, &fl->rc, BPFRR_PHASE_ENTRY);
+	ret = bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, env, fd_cb, fl);
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret)
-		ret = bpfrr_abi_walk((int)c->cmd, c->attr, c->attr_len, BPFRR_PHASE_ENTRY, &env, buf_cb, &bw);
+		ret = bpfrr_abi_walk((int)c->cmd, c->attr, c->attr_len, BPFRR_PHASE_ENTRY, env, buf_cb, &bw);
 	if (!ret)
-		ret = bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &env, ptr_field_cb, fl);
+		ret = bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, env, ptr_field_cb, fl);
 	if (ret == -ENOMEM)
 		return ret;
 	if (!ret && !(c->flags & BPFRR_CALL_NO_EXIT) && c->ret >= 0) {
 		const uint8_t *exit_attr = c->attr_exit_len ? c->attr_exit : c->attr;
 		uint32_t exit_len = c->attr_exit_len ? c->attr_exit_len : c->attr_len;
 
-		make_env(fl, &env, BPFRR_PHASE_EXIT);
+		env = bpfrr_rt_walk_env(&walk, fl->t->rt, &fl->rc, BPFRR_PHASE_EXIT);
 		bw.phase = BPFRR_PHASE_EXIT;
-		ret = bpfrr_abi_walk((int)c->cmd, exit_attr, exit_len, BPFRR_PHASE_EXIT, &env, buf_cb, &bw);
+		ret = bpfrr_abi_walk((int)c->cmd, exit_attr, exit_len, BPFRR_PHASE_EXIT, env, buf_cb, &bw);
 		if (ret == -ENOMEM)
 			return ret;
 	}
 	if (ret)
 		c->resolve_failed = true;
 
-	/* a new fd: the object exists from here on, even before its FD_EVENT */
-	kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
-	if (kind != BPFRR_OBJ_NONE && !(c->flags & BPFRR_CALL_NO_EXIT) && c->ret >= 0 && c->ret <= INT32_MAX) {
-		struct bpfrr_fdm_obj *o = bpfrr_fdm_object(fl->t->fdm, c->seq, kind);
-
-		if (!o || bpfrr_fdm_assign(fl->t->fdm, c->tid, (int)c->ret, o, c->seq))
-			return -ENOMEM;
-	}
-	return fl->err;
+	/* a new fd: the object (with what the attr says of it) exists from here on, even before its FD_EVENT */
+	bpfrr_rt_call_result(fl->t->rt, &fl->rc, &ret);
+	return ret ? ret : fl->err;
 }
 
 static int resolve_syscall(struct fdlife *fl, struct fe_call *c)
@@ -398,9 +336,9 @@ int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 	uint32_t i;
 	int ret = 0;
 
-	t->fdm = bpfrr_fdm_new(sizeof(struct fe_obj), init_obj, &fl);
-	if (!t->fdm)
+	if (bpfrr_rt_model(t->rt, sizeof(struct fe_obj), init_obj, &fl))
 		goto nomem;
+	t->fdm = bpfrr_rt_fdm(t->rt);
 	for (i = 0; i < t->nr_events && !ret; i++) {
 		const struct fe_event *ev = &t->events[i];
 		struct fe_call *c;
@@ -408,15 +346,16 @@ int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 		bpfrr_fdm_set_clock(t->fdm, i);
 		switch (ev->type) {
 		case BPFRR_REC_TASK:
-			ret = bpfrr_fdm_task(t->fdm, &t->tasks[ev->idx]);
+			ret = bpfrr_rt_task(t->rt, &t->tasks[ev->idx]);
 			break;
 		case BPFRR_REC_FD_EVENT:
-			ret = bpfrr_fdm_fd_event(t->fdm, &t->fdevs[ev->idx]);
+			ret = bpfrr_rt_fd_event(t->rt, &t->fdevs[ev->idx]);
 			break;
 		case BPFRR_REC_BPF_CALL:
 		case BPFRR_REC_SYSCALL:
 			c = &t->calls[ev->idx];
 			fl.c = c;
+			fe_rt_call(c, &fl.rc);
 			ret = c->is_bpf ? resolve_bpf_call(&fl, c) : resolve_syscall(&fl, c);
 			if (!ret && !c->is_bpf && c->ret >= 0)
 				ret = index_value_file(t, c);

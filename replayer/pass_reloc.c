@@ -225,16 +225,6 @@ static int prep_bufs(struct prep *p)
 	return 0;
 }
 
-/* An object's prog / map / link type, as the recorder saw it or its attr said. */
-static uint32_t type_of(const struct fe_obj *o)
-{
-	if (!o)
-		return 0;
-	if (o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED))
-		return o->ident->type;
-	return o->creator ? o->creator->made.obj_type : 0;
-}
-
 /* The last successful BPF_PROG_TEST_RUN of a syscall program before seq (0: none). */
 static uint64_t syscall_prog_run_before(const struct fe_trace *t, uint64_t seq)
 {
@@ -246,7 +236,7 @@ static uint64_t syscall_prog_run_before(const struct fe_trace *t, uint64_t seq)
 
 		if (c->is_bpf && c->cmd == BPFRR_CMD_PROG_TEST_RUN && c->seq < seq && c->seq > best &&
 		    !bpfrr_trace_ret_errno(c->ret) && !(c->flags & BPFRR_CALL_NO_EXIT) &&
-		    type_of(c->target) == FE_PROG_TYPE_SYSCALL)
+		    fe_obj_type(c->target) == FE_PROG_TYPE_SYSCALL)
 			best = c->seq;
 	}
 	return best;
@@ -330,7 +320,7 @@ static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusa
 	if (r->field)
 		return (f = bpfrr_abi_cmd_field((int)c->cmd, r->field)) &&
 		       bpfrr_abi_field_get(f, c->attr, c->attr_len);
-	return type_of(c->target) == r->target_type;
+	return fe_obj_type(c->target) == r->target_type;
 }
 
 static int prep_bpf(struct prep *p)
@@ -497,14 +487,16 @@ static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const
 		      const struct prep *p, char *buf, size_t size)
 {
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
-	const char *name = o->ident && o->ident->name && o->ident->name[0] && o->base.kind != BPFRR_OBJ_LINK ?
-			   o->ident->name : o->creator && o->creator->made.name[0] ? o->creator->made.name : NULL;
+	const struct bpfrr_obj_facts *made = bpfrr_rt_made(o->rt, o->base.origin);
+	/* a link's identity names its program, not the link */
+	const char *name = o->base.kind != BPFRR_OBJ_LINK ? bpfrr_rt_obj_name(o->rt, &o->base) :
+			   made ? made->name : "";
 	char what[128] = "";
 	size_t n;
 
 	if (!kind)
 		kind = "object";
-	if (name) {
+	if (name[0]) {
 		snprintf(what, sizeof(what), "%s", name);
 	} else if (o->base.kind == BPFRR_OBJ_LINK && o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED)) {
 		/* a link is named after its program */
@@ -785,7 +777,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		if (ret)
 			goto nomem;
 		if (c->is_bpf && (c->cmd == BPFRR_CMD_MAP_UPDATE_ELEM || c->cmd == BPFRR_CMD_MAP_UPDATE_BATCH) && o->warn &&
-		    c->target && bpfrr_abi_map_is_percpu(type_of(c->target)))
+		    c->target && bpfrr_abi_map_is_percpu(fe_obj_type(c->target)))
 			fprintf(o->warn, "seq %" PRIu64 ": per-CPU values for the recording's %u possible CPUs: "
 				"replay where the kernel has as many\n", c->seq, t->hdr ? t->hdr->nr_cpus : 0);
 	}

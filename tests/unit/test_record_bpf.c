@@ -308,8 +308,9 @@ START_TEST(test_known_map_sizes_its_buffers)
 {
 	static uint64_t key = 0x1122334455667788ull;
 	static uint32_t value[3] = { 1, 2, 3 };
-	struct rec_fd map = { .kind = BPFRR_OBJ_MAP, .obj_type = 1 /* hash */, .key_size = 8,
-			      .value_size = 12, .have_sizes = true, .obj_seq = 1 };
+	struct rec_fd map = { .kind = BPFRR_OBJ_MAP, .obj_seq = 1,
+			      .facts = { .has_type = true, .type = 1 /* hash */, .has_sizes = true,
+					 .key_size = 8, .value_size = 12 } };
 	struct bpfrr_trace_record rec;
 	const struct bpfrr_trace_region *g;
 	const struct bpfrr_rec_blob *b;

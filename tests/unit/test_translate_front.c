@@ -588,7 +588,7 @@ START_TEST(fdlife_resolves_each_fd)
 	ck_assert_uint_eq(c->result->base.nr_fds, 0);
 	ck_assert_ptr_null(call(&rn, 5)->result);
 	ck_assert_ptr_eq(call(&rn, 6)->result->creator, call(&rn, 6));
-	ck_assert_str_eq(call(&rn, 6)->made.name, "handle");
+	ck_assert_str_eq(bpfrr_rt_made(rn.t->rt, 6)->name, "handle");
 	/* the buffers the walker found */
 	c = call(&rn, 6);
 	ck_assert_uint_eq(c->nr_bufs, 3);

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * resolved.c - a trace resolved (see resolved.h): object facts, the walker
+ * adaptor, identities by seq, the fd model and captured memory.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "resolved.h"
+
+/* --- object facts ------------------------------------------------------------------- */
+
+void bpfrr_obj_facts_from_attr(struct bpfrr_obj_facts *f, int cmd, const void *attr, size_t attr_len)
+{
+	struct bpfrr_abi_made m;
+
+	memset(f, 0, sizeof(*f));
+	if (!bpfrr_abi_cmd_made(cmd, attr, attr_len, &m))
+		return;
+	f->has_type = m.has_type;
+	f->type = m.obj_type;
+	f->has_sizes = m.has_sizes;
+	f->key_size = m.key_size;
+	f->value_size = m.value_size;
+	memcpy(f->name, m.name, sizeof(f->name));
+}
+
+void bpfrr_obj_facts_add_identity(struct bpfrr_obj_facts *f, uint32_t kind, const struct bpfrr_rec_object *id)
+{
+	if (!id || (id->flags & BPFRR_OBJECT_F_QUERY_FAILED))
+		return;
+	f->has_type = true;
+	f->type = id->type;
+	if (kind == BPFRR_OBJ_MAP) {
+		f->has_sizes = true;
+		f->key_size = id->key_size;
+		f->value_size = id->value_size;
+	}
+}
+
+int bpfrr_obj_facts_fd_info(uint32_t kind, const struct bpfrr_obj_facts *f, enum bpfrr_obj_kind *kind_out,
+			    uint32_t *obj_type, uint32_t *key_size, uint32_t *value_size)
+{
+	if (kind == BPFRR_OBJ_ANY)
+		return -ENOENT;
+	if (kind_out)
+		*kind_out = (enum bpfrr_obj_kind)kind;
+	if (obj_type)
+		*obj_type = f->type;
+	if (key_size)
+		*key_size = f->key_size;
+	if (value_size)
+		*value_size = f->value_size;
+	/* a map whose sizes nobody could learn (no creating attr, no identity) */
+	if (kind == BPFRR_OBJ_MAP && !f->has_sizes && (key_size || value_size))
+		return -ENOENT;
+	return 0;
+}
+
+/* --- the walker adaptor ---------------------------------------------------------------- */
+
+static int we_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct bpfrr_walk_env *we = ctx;
+
+	return we->src.read(we->src.ctx, we->phase, addr, buf, len);
+}
+
+static int we_read_entry(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct bpfrr_walk_env *we = ctx;
+
+	return we->src.read(we->src.ctx, BPFRR_PHASE_ENTRY, addr, buf, len);
+}
+
+static int we_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type, uint32_t *key_size,
+		      uint32_t *value_size)
+{
+	struct bpfrr_walk_env *we = ctx;
+	struct bpfrr_obj_facts f;
+	uint32_t k;
+
+	memset(&f, 0, sizeof(f));
+	if (we->src.fd_facts(we->src.ctx, fd, &k, &f))
+		return -ENOENT;
+	return bpfrr_obj_facts_fd_info(k, &f, kind, obj_type, key_size, value_size);
+}
+
+const struct bpfrr_abi_env *bpfrr_walk_env_init(struct bpfrr_walk_env *we, const struct bpfrr_walk_src *src,
+						enum bpfrr_phase phase, unsigned int nr_cpus,
+						const void *entry_attr, size_t entry_attr_size)
+{
+	memset(we, 0, sizeof(*we));
+	we->src = *src;
+	we->phase = phase;
+	we->env.read_mem = we_read;
+	we->env.fd_info = we_fd_info;
+	we->env.nr_cpus = nr_cpus;
+	we->env.ctx = we;
+	if (phase == BPFRR_PHASE_EXIT) {
+		we->env.entry_attr = entry_attr;
+		we->env.entry_attr_size = entry_attr_size;
+		we->env.read_entry_mem = we_read_entry;
+	}
+	return &we->env;
+}
+
+/* --- the resolved trace ------------------------------------------------------------------ */
+
+struct bpfrr_rt {
+	struct bpfrr_trace_reader *r;
+	unsigned int nr_cpus;		/* the header's, 1 if it says none */
+	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (heap copy) */
+	struct bpfrr_u64map made_by_seq;	/* seq -> index into made */
+	struct bpfrr_obj_facts *made;
+	uint32_t nr_made, cap_made;
+	struct bpfrr_fdmodel *fdm;
+};
+
+void bpfrr_rt_call_bpf(struct bpfrr_rt_call *c, const struct bpfrr_rec_bpf_call *rec)
+{
+	memset(c, 0, sizeof(*c));
+	c->seq = rec->seq;
+	c->tid = rec->tid;
+	c->is_bpf = true;
+	c->cmd = rec->cmd;
+	c->ret = rec->ret;
+	c->flags = rec->flags;
+	c->attr = rec->attr;
+	c->attr_len = rec->attr_len;
+	c->attr_exit = rec->attr_exit;
+	c->attr_exit_len = rec->attr_exit_len;
+	c->regions = rec->regions;
+	c->nr_regions = rec->nr_regions;
+}
+
+void bpfrr_rt_call_sys(struct bpfrr_rt_call *c, const struct bpfrr_rec_syscall *rec)
+{
+	memset(c, 0, sizeof(*c));
+	c->seq = rec->seq;
+	c->tid = rec->tid;
+	c->ret = rec->ret;
+	c->flags = rec->flags;
+	c->regions = rec->regions;
+	c->nr_regions = rec->nr_regions;
+}
+
+struct bpfrr_rt *bpfrr_rt_new(struct bpfrr_trace_reader *r)
+{
+	struct bpfrr_rt *rt = calloc(1, sizeof(*rt));
+	const struct bpfrr_trace_header *hdr = bpfrr_trace_header(r);
+
+	if (!rt)
+		return NULL;
+	rt->r = r;
+	rt->nr_cpus = hdr && hdr->nr_cpus ? hdr->nr_cpus : 1;
+	return rt;
+}
+
+void bpfrr_rt_free(struct bpfrr_rt *rt)
+{
+	size_t i;
+
+	if (!rt)
+		return;
+	for (i = 0; i < rt->idents.cap; i++)
+		if (rt->idents.used[i])
+			free((void *)(uintptr_t)rt->idents.vals[i]);
+	bpfrr_u64map_free(&rt->idents);
+	bpfrr_u64map_free(&rt->made_by_seq);
+	free(rt->made);
+	bpfrr_fdm_free(rt->fdm);
+	free(rt);
+}
+
+int bpfrr_rt_add_identity(struct bpfrr_rt *rt, const struct bpfrr_rec_object *o)
+{
+	struct bpfrr_rec_object *copy;
+
+	if (bpfrr_u64map_get(&rt->idents, o->seq, NULL))
+		return 0;
+	copy = malloc(sizeof(*copy));
+	if (!copy || bpfrr_u64map_put(&rt->idents, o->seq, (uintptr_t)copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	*copy = *o;	/* its name points into the reader: valid until it is closed */
+	return 0;
+}
+
+const struct bpfrr_rec_object *bpfrr_rt_identity(const struct bpfrr_rt *rt, uint64_t seq)
+{
+	uint64_t v;
+
+	return bpfrr_u64map_get(&rt->idents, seq, &v) ? (const struct bpfrr_rec_object *)(uintptr_t)v : NULL;
+}
+
+int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfrr_trace_record *rec),
+		     void *arg)
+{
+	struct bpfrr_trace_record rec;
+	int status, ret;
+
+	while ((status = bpfrr_trace_next(rt->r, &rec)) == BPFRR_TRACE_RECORD) {
+		if (rec.type == BPFRR_REC_OBJECT && bpfrr_rt_add_identity(rt, &rec.object)) {
+			status = BPFRR_TRACE_NOMEM;
+			break;
+		}
+		if (cb && (ret = cb(arg, &rec))) {
+			status = ret;
+			break;
+		}
+	}
+	bpfrr_trace_rewind(rt->r);
+	return status;
+}
+
+int bpfrr_rt_model(struct bpfrr_rt *rt, size_t obj_size, void (*init)(void *ctx, struct bpfrr_fdm_obj *obj),
+		   void *ctx)
+{
+	bpfrr_fdm_free(rt->fdm);
+	rt->fdm = bpfrr_fdm_new(obj_size, init, ctx);
+	return rt->fdm ? 0 : -ENOMEM;
+}
+
+struct bpfrr_fdmodel *bpfrr_rt_fdm(const struct bpfrr_rt *rt)
+{
+	return rt->fdm;
+}
+
+int bpfrr_rt_task(struct bpfrr_rt *rt, const struct bpfrr_rec_task *t)
+{
+	return bpfrr_fdm_task(rt->fdm, t);
+}
+
+int bpfrr_rt_fd_event(struct bpfrr_rt *rt, const struct bpfrr_rec_fd_event *e)
+{
+	return bpfrr_fdm_fd_event(rt->fdm, e);
+}
+
+struct bpfrr_fdm_obj *bpfrr_rt_call_result(struct bpfrr_rt *rt, const struct bpfrr_rt_call *c, int *err)
+{
+	enum bpfrr_obj_kind kind;
+	struct bpfrr_fdm_obj *o;
+	uint64_t idx;
+
+	if (err)
+		*err = 0;
+	if (!c->is_bpf || (c->flags & BPFRR_CALL_NO_EXIT) || c->ret < 0 || c->ret > INT32_MAX)
+		return NULL;
+	kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
+	if (kind == BPFRR_OBJ_NONE)
+		return NULL;
+	if (!bpfrr_u64map_get(&rt->made_by_seq, c->seq, &idx)) {
+		if (bpfrr_grow((void **)&rt->made, &rt->cap_made, rt->nr_made + 1, sizeof(*rt->made)) ||
+		    bpfrr_u64map_put(&rt->made_by_seq, c->seq, rt->nr_made))
+			goto nomem;
+		idx = rt->nr_made++;
+	}
+	bpfrr_obj_facts_from_attr(&rt->made[idx], (int)c->cmd, c->attr, c->attr_len);
+	/* the object exists from here on, even before its FD_EVENT */
+	o = bpfrr_fdm_object(rt->fdm, c->seq, kind);
+	if (!o || bpfrr_fdm_assign(rt->fdm, c->tid, (int)c->ret, o, c->seq))
+		goto nomem;
+	return o;
+nomem:
+	if (err)
+		*err = -ENOMEM;
+	return NULL;
+}
+
+const struct bpfrr_obj_facts *bpfrr_rt_made(const struct bpfrr_rt *rt, uint64_t seq)
+{
+	uint64_t idx;
+
+	return seq && bpfrr_u64map_get(&rt->made_by_seq, seq, &idx) ? &rt->made[idx] : NULL;
+}
+
+void bpfrr_rt_obj_facts(const struct bpfrr_rt *rt, const struct bpfrr_fdm_obj *o, struct bpfrr_obj_facts *f)
+{
+	const struct bpfrr_obj_facts *made = bpfrr_rt_made(rt, o->origin);
+
+	if (made)
+		*f = *made;
+	else
+		memset(f, 0, sizeof(*f));
+	if (o->origin)
+		bpfrr_obj_facts_add_identity(f, o->kind, bpfrr_rt_identity(rt, o->origin));
+}
+
+const char *bpfrr_rt_obj_name(const struct bpfrr_rt *rt, const struct bpfrr_fdm_obj *o)
+{
+	const struct bpfrr_rec_object *id = o->origin ? bpfrr_rt_identity(rt, o->origin) : NULL;
+	const struct bpfrr_obj_facts *made;
+
+	if (id && id->name && id->name[0])
+		return id->name;
+	made = bpfrr_rt_made(rt, o->origin);
+	return made ? made->name : "";
+}
+
+const void *bpfrr_rt_regions_mem(const struct bpfrr_trace_reader *r, const struct bpfrr_trace_region *regions,
+				 uint32_t nr_regions, int phase, uint64_t addr, uint64_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr_regions; i++) {
+		const struct bpfrr_trace_region *reg = &regions[i];
+		const struct bpfrr_rec_blob *b;
+
+		if (reg->phase != phase || !reg->blob || addr < reg->addr)
+			continue;
+		b = bpfrr_trace_blob(r, reg->blob);
+		if (!b || addr - reg->addr > b->len || len > b->len - (addr - reg->addr))
+			continue;
+		return (const uint8_t *)b->data + (addr - reg->addr);
+	}
+	return NULL;
+}
+
+int bpfrr_rt_read_mem(const struct bpfrr_rt *rt, const struct bpfrr_rt_call *c, int phase, uint64_t addr,
+		      void *buf, size_t len)
+{
+	const void *p = bpfrr_rt_regions_mem(rt->r, c->regions, c->nr_regions, phase, addr, len);
+
+	if (!p)
+		return -EFAULT;
+	memcpy(buf, p, len);
+	return 0;
+}
+
+static int rt_walk_read(void *ctx, enum bpfrr_phase phase, uint64_t addr, void *buf, size_t len)
+{
+	const struct bpfrr_rt_walk *w = ctx;
+
+	return bpfrr_rt_read_mem(w->rt, w->c, phase, addr, buf, len);
+}
+
+static int rt_walk_fd_facts(void *ctx, int fd, uint32_t *kind, struct bpfrr_obj_facts *facts)
+{
+	const struct bpfrr_rt_walk *w = ctx;
+	const struct bpfrr_fdm_obj *o = w->rt->fdm ? bpfrr_fdm_lookup(w->rt->fdm, w->c->tid, fd) : NULL;
+
+	if (!o)
+		return -ENOENT;
+	*kind = o->kind;
+	bpfrr_rt_obj_facts(w->rt, o, facts);
+	return 0;
+}
+
+const struct bpfrr_abi_env *bpfrr_rt_walk_env(struct bpfrr_rt_walk *w, const struct bpfrr_rt *rt,
+					      const struct bpfrr_rt_call *c, enum bpfrr_phase phase)
+{
+	const struct bpfrr_walk_src src = { rt_walk_read, rt_walk_fd_facts, w };
+
+	w->rt = rt;
+	w->c = c;
+	return bpfrr_walk_env_init(&w->we, &src, phase, rt->nr_cpus, c->attr, c->attr_len);
+}
