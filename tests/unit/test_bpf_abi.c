@@ -568,7 +568,7 @@ static size_t build_names(struct gen_line *lines, struct name_ref *refs)
 	/* every row of the command table: its number is the kernel's for its name, and the public
 	 * enum's for the same name (bpf_abi.h is always at hand: a missing name there fails) */
 	for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
-		const char *name = bpfrr_abi_cmd(cmd)->name;
+		const char *name = bpfrr_abi_cmd_name(cmd);
 
 		ck_assert_msg(name && !strncmp(name, "BPF_", 4), "command %d: name %s", cmd, name);
 		refs[n] = (struct name_ref){ name, (uint64_t)bpfrr_abi_cmd(cmd)->cmd, "linux/bpf.h" };
@@ -873,31 +873,31 @@ START_TEST(test_cmd_classes)
 		const struct bpfrr_field *f;
 
 		ck_assert_msg(d->cls > BPFRR_CMD_CLASS_NONE && d->cls <= BPFRR_CMD_CLASS_TEST_RUN,
-			      "%s has no class for the translator (.cls)", d->name);
+			      "%s has no class for the translator (.cls)", bpfrr_abi_cmd_name(cmd));
 		ck_assert_msg(!(d->flags & BPFRR_CMDF_BUILDS) || d->cls == BPFRR_CMD_CLASS_CREATE ||
 			      d->cls == BPFRR_CMD_CLASS_MUTATE || d->cls == BPFRR_CMD_CLASS_GLOBAL,
-			      "%s: BUILDS on a command that neither creates nor changes", d->name);
+			      "%s: BUILDS on a command that neither creates nor changes", bpfrr_abi_cmd_name(cmd));
 		ck_assert_msg(!(d->flags & BPFRR_CMDF_BY_ID) || d->cls == BPFRR_CMD_CLASS_GET,
-			      "%s: a by-id lookup that is not a GET", d->name);
+			      "%s: a by-id lookup that is not a GET", bpfrr_abi_cmd_name(cmd));
 		ck_assert_msg(!(d->changes_fd && (d->flags & BPFRR_CMDF_USES_FDS)),
-			      "%s: changes_fd and USES_FDS contradict", d->name);
+			      "%s: changes_fd and USES_FDS contradict", bpfrr_abi_cmd_name(cmd));
 		for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 			ck_assert_msg(!fields[i] || bpfrr_abi_cmd_field(cmd, fields[i]),
-				      "%s: no attr field %s", d->name, fields[i]);
+				      "%s: no attr field %s", bpfrr_abi_cmd_name(cmd), fields[i]);
 		if (d->changes_fd)
 			ck_assert_int_eq(bpfrr_abi_cmd_field(cmd, d->changes_fd)->kind, BPFRR_FIELD_FD);
 		ck_assert_msg(!d->log.buf == !d->log.size && !d->log.buf == !d->log.level,
-			      "%s: partial log fields", d->name);
+			      "%s: partial log fields", bpfrr_abi_cmd_name(cmd));
 		if (d->log.buf) {
 			f = bpfrr_abi_cmd_field(cmd, d->log.buf);
 			ck_assert_msg(f->kind == BPFRR_FIELD_PTR && f->content == BPFRR_CONTENT_LOG,
-				      "%s: %s is not a log buffer", d->name, d->log.buf);
+				      "%s: %s is not a log buffer", bpfrr_abi_cmd_name(cmd), d->log.buf);
 		}
 		ck_assert_msg(!(d->makes.key_size || d->makes.value_size) ||
 			      (d->makes.key_size && d->makes.value_size && d->makes.type),
-			      "%s: map sizes without type", d->name);
+			      "%s: map sizes without type", bpfrr_abi_cmd_name(cmd));
 		ck_assert_msg(!d->refuse.why == !(d->refuse.field || d->refuse.target_type),
-			      "%s: a refusal needs both a condition and a reason", d->name);
+			      "%s: a refusal needs both a condition and a reason", bpfrr_abi_cmd_name(cmd));
 	}
 	/* spot checks of the data the translator's passes used to hold */
 	ck_assert_int_eq(bpfrr_abi_cmd(BPFRR_CMD_MAP_CREATE)->cls, BPFRR_CMD_CLASS_CREATE);
