@@ -362,7 +362,7 @@ static void json_syscall(struct dump_out *o, const struct dump_call *dc)
 	for (i = 0; i < dump_sys_nr_args(s->name); i++)
 		json_u64(j, NULL, s->args[i]);
 	json_arr_end(j);
-	dump_sys_args(NULL, j, s->name, o->hdr ? o->hdr->arch : 0, s->args);
+	dump_sys_args_json(j, s->name, o->hdr ? o->hdr->arch : 0, s->args);
 	json_regions(o, dc);
 	json_arr_begin(j, "flags");
 	if (s->flags & BPFRR_CALL_NO_EXIT)
@@ -498,7 +498,8 @@ static void json_info(struct dump_out *o, const struct bpfrr_struct_desc *desc, 
 
 static void json_perf_attr(struct dump_out *o, const void *data, size_t len, const char *indent)
 {
-	dump_perf_attr(NULL, &o->j, data, len, indent);
+	(void)indent;
+	dump_perf_attr_json(&o->j, data, len);
 }
 
 static void json_bytes(struct dump_out *o, const void *data, size_t len, const char *indent)

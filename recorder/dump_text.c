@@ -449,7 +449,7 @@ static void text_syscall(struct dump_out *o, const struct dump_call *dc)
 	fprintf(f, "#%" PRIu64 " [%u] ", s->seq, s->tid);
 	dump_text_escape(f, s->name, strlen(s->name));
 	fputc('(', f);
-	dump_sys_args(f, NULL, s->name, o->hdr ? o->hdr->arch : 0, s->args);
+	dump_sys_args_text(f, s->name, o->hdr ? o->hdr->arch : 0, s->args);
 	fputc(')', f);
 	text_result(f, s->ret, s->flags);
 	if (!(s->flags & BPFRR_CALL_NO_EXIT)) {
@@ -675,7 +675,7 @@ static void text_info(struct dump_out *o, const struct bpfrr_struct_desc *desc, 
 
 static void text_perf_attr(struct dump_out *o, const void *data, size_t len, const char *indent)
 {
-	dump_perf_attr(o->f, NULL, data, len, indent);
+	dump_perf_attr_text(o->f, data, len, indent);
 }
 
 /* a small buffer in hex */

@@ -261,7 +261,7 @@ START_TEST(perf_attr_bits)
 		f = open_memstream(&text, &text_len);
 		ck_assert_ptr_nonnull(f);
 		json_start(&j, f);
-		dump_perf_attr(NULL, &j, &a, sizeof(a), "");
+		dump_perf_attr_json(&j, &a, sizeof(a));
 		fclose(f);
 		snprintf(want, sizeof(want), "\"%s\":1", cases[i].name);
 		ck_assert_msg(strstr(text, want), "%s: JSON %s", cases[i].name, text);
@@ -272,7 +272,7 @@ START_TEST(perf_attr_bits)
 		text = NULL;
 		f = open_memstream(&text, &text_len);
 		ck_assert_ptr_nonnull(f);
-		dump_perf_attr(f, NULL, &a, sizeof(a), "");
+		dump_perf_attr_text(f, &a, sizeof(a), "");
 		fclose(f);
 		snprintf(want, sizeof(want), "bits: %s%s (%#llx)\n", cases[i].name,
 			 !strcmp(cases[i].name, "precise_ip") ? "=1" : "", (unsigned long long)word);
@@ -282,7 +282,7 @@ START_TEST(perf_attr_bits)
 }
 END_TEST
 
-/* dump_sys_args on text and JSON: names, decoded values, arch-dependent O_* bits. */
+/* dump_sys_args_text and _json: names, decoded values, arch-dependent O_* bits. */
 static char *sys_args(const char *name, uint32_t e_machine, const uint64_t args[6], bool json)
 {
 	char *text = NULL;
@@ -293,9 +293,9 @@ static char *sys_args(const char *name, uint32_t e_machine, const uint64_t args[
 	ck_assert_ptr_nonnull(f);
 	if (json) {
 		json_start(&j, f);
-		dump_sys_args(NULL, &j, name, e_machine, args);
+		dump_sys_args_json(&j, name, e_machine, args);
 	} else {
-		dump_sys_args(f, NULL, name, e_machine, args);
+		dump_sys_args_text(f, name, e_machine, args);
 	}
 	fclose(f);
 	return text;
