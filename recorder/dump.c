@@ -195,6 +195,7 @@ static void make_env(struct dump *d, struct bpfrr_abi_env *env)
 	env->nr_cpus = d->hdr && d->hdr->nr_cpus ? d->hdr->nr_cpus : 1;
 	env->ctx = d;
 }
+
 /* --- what the printers see of the model (dump_print.h) --------------------------------- */
 
 bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *view)
