@@ -86,11 +86,10 @@ struct dump_perf_attr_bit {
 #define DUMP_PERF_ATTR_NR_BITS 37
 extern const struct dump_perf_attr_bit dump_perf_attr_bits[DUMP_PERF_ATTR_NR_BITS];
 
-/*
- * The fields of the perf_event_attr in data[0..len): as text lines with
- * indent when j is NULL, else as the JSON object "fields".
- */
-void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len, const char *indent);
+/* The fields of the perf_event_attr in data[0..len): as text lines with indent, */
+void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent);
+/* or as the JSON object "fields". */
+void dump_perf_attr_json(struct json_out *j, const void *data, size_t len);
 
 /* How many arguments the named syscall takes (6 for one the table does not know). */
 unsigned int dump_sys_nr_args(const char *name);
@@ -101,10 +100,10 @@ const char *dump_sys_names(void);
 /*
  * The parameters of the named syscall, named and decoded: "fd=3, cmd=F_SETFD"
  * on text (the six raw values in hex for a syscall the table does not know),
- * or, when j is given, the JSON object "params" (nothing for an unknown one).
- * e_machine (the trace header's arch) selects the O_* bits that differ.
+ * or the JSON object "params" (nothing for an unknown one).  e_machine (the
+ * trace header's arch) selects the O_* bits that differ.
  */
-void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_machine,
-		   const uint64_t args[6]);
+void dump_sys_args_text(FILE *f, const char *name, uint32_t e_machine, const uint64_t args[6]);
+void dump_sys_args_json(struct json_out *j, const char *name, uint32_t e_machine, const uint64_t args[6]);
 
 #endif /* BPFRR_DUMP_H */

@@ -3,7 +3,9 @@
  * dump_sys.c - what bpfrr dump knows about the syscalls other than bpf()
  * the recorder keeps: their parameters by name (only those the call has,
  * decoded where the value has names: fds, AT_FDCWD, flags, fcntl commands,
- * perf ioctl requests), and the fields of a struct perf_event_attr.
+ * perf ioctl requests), and the fields of a struct perf_event_attr.  Each is
+ * decoded once (sys_params_walk, perf_attr_walk) and laid out by a pair of
+ * functions, one for text and one for JSON.
  *
  * The perf_event_attr layout is described here with explicit offsets and bit
  * numbers, because the trace may hold a larger attr than the installed
@@ -236,13 +238,22 @@ static const char *config_name(uint32_t type, uint64_t config)
 	return NULL;
 }
 
+/* One field of a perf_event_attr, decoded for its two layouts. */
+struct perf_value {
+	const char *name;
+	enum { PV_BITS, PV_STR, PV_INT, PV_SYM, PV_HEX, PV_U64 } kind;
+	uint64_t v;		/* PV_INT: the int32_t, sign-extended */
+	const char *str;	/* PV_STR: the flags; PV_SYM: the value's name */
+};
+
+typedef void (*perf_value_fn)(void *ctx, const struct perf_value *pv);
+
 /*
  * Every field of the attr within the bytes captured and within the size it
- * declares (0 means PERF_ATTR_SIZE_VER0, as the kernel reads it), as JSON
- * "fields" (keyed by the C names; each flag bit its own key, 0 or 1, as in
- * the struct) or as text lines.
+ * declares (0 means PERF_ATTR_SIZE_VER0, as the kernel reads it), in order.
+ * Returns the number of bytes captured past the declared size.
  */
-void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len, const char *indent)
+static size_t perf_attr_walk(const void *data, size_t len, perf_value_fn fn, void *ctx)
 {
 	const uint8_t *p = data;
 	uint32_t type, declared;
@@ -251,7 +262,7 @@ void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len
 	char buf[512];
 
 	if (len < 8)
-		return;
+		return 0;
 	type = (uint32_t)get_le(p, 4);
 	declared = (uint32_t)get_le(p + 4, 4);
 	limit = declared ? declared : PERF_ATTR_SIZE_VER0;
@@ -259,90 +270,153 @@ void dump_perf_attr(FILE *text, struct json_out *j, const void *data, size_t len
 		limit = len;
 	if (limit >= 48)
 		bits = get_le(p + 40, 8);
-	if (j)
-		json_obj_begin(j, "fields");
 	for (i = 0; i < sizeof(attr_fields) / sizeof(attr_fields[0]); i++) {
 		const struct attr_field *f = &attr_fields[i];
-		const char *name = field_name(f, type, bits), *sym = NULL;
-		uint64_t v;
+		struct perf_value pv = { .name = field_name(f, type, bits) };
 
 		if (f->offset + f->size > limit)
 			break;
-		v = get_le(p + f->offset, f->size);
-		if (f->name[0] == '_' && !v)
+		pv.v = get_le(p + f->offset, f->size);
+		if (f->name[0] == '_' && !pv.v)
 			continue;	/* reserved and zero */
-		if (!strcmp(f->name, "bp_type") && type != PERF_TYPE_BREAKPOINT && !v)
+		if (!strcmp(f->name, "bp_type") && type != PERF_TYPE_BREAKPOINT && !pv.v)
 			continue;	/* bp_type means nothing for other types */
 		switch (f->fmt) {
-		case F_BITS: {
-			size_t used = 0, b;
-
-			buf[0] = '\0';
-			for (b = 0; b < DUMP_PERF_ATTR_NR_BITS; b++) {
-				const struct dump_perf_attr_bit *fb = &dump_perf_attr_bits[b];
-				uint64_t bv = v >> fb->bit & ((1u << fb->width) - 1);
-
-				if (j)
-					json_u64(j, fb->name, bv);
-				else if (bv && used < sizeof(buf))
-					used += snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? "|" : "",
-							 fb->name);
-				if (!j && bv && fb->width > 1 && used < sizeof(buf))
-					used += snprintf(buf + used, sizeof(buf) - used, "=%" PRIu64, bv);
-			}
-			if (v >> BITS_RESERVED_SHIFT) {
-				if (j)
-					json_u64(j, "__reserved_1", v >> BITS_RESERVED_SHIFT);
-				else if (used < sizeof(buf))
-					snprintf(buf + used, sizeof(buf) - used, "%s__reserved_1=%#" PRIx64,
-						 used ? "|" : "", v >> BITS_RESERVED_SHIFT);
-			}
-			if (!j && v)
-				fprintf(text, "%sbits: %s (%#" PRIx64 ")\n", indent, buf, v);
-			else if (!j)
-				fprintf(text, "%sbits: 0\n", indent);
-			continue;
-		}
+		case F_BITS:
+			pv.kind = PV_BITS;
+			break;
 		case F_FLAGS:
-			flags_string(f->syms, v, buf, sizeof(buf));
-			if (j)
-				json_str(j, name, buf);
-			else
-				fprintf(text, "%s%s: %s\n", indent, name, buf);
-			continue;
+			flags_string(f->syms, pv.v, buf, sizeof(buf));
+			pv.kind = PV_STR;
+			pv.str = buf;
+			break;
 		case F_TYPE:
 		case F_ENUM:
-			sym = sym_name(f->syms, v);
+			pv.str = sym_name(f->syms, pv.v);
+			pv.kind = pv.str ? PV_SYM : PV_U64;
 			break;
 		case F_CONFIG:
-			sym = config_name(type, v);
+			pv.str = config_name(type, pv.v);
+			pv.kind = pv.str ? PV_SYM : PV_U64;
 			break;
 		case F_D:
-			if (j)
-				json_i64(j, name, (int32_t)v);
-			else
-				fprintf(text, "%s%s: %d\n", indent, name, (int32_t)v);
-			continue;
-		default:
+			pv.kind = PV_INT;
+			pv.v = (uint64_t)(int64_t)(int32_t)pv.v;
+			break;
+		case F_X:
+			pv.kind = PV_HEX;
+			break;
+		case F_U:
+			pv.kind = PV_U64;
 			break;
 		}
-		if (j) {
-			if (sym)
-				json_str(j, name, sym);
-			else
-				json_u64(j, name, v);
-		} else if (sym) {
-			fprintf(text, "%s%s: %s (%" PRIu64 ")\n", indent, name, sym, v);
-		} else if (f->fmt == F_X) {
-			fprintf(text, "%s%s: %#" PRIx64 "\n", indent, name, v);
-		} else {
-			fprintf(text, "%s%s: %" PRIu64 "\n", indent, name, v);
-		}
+		fn(ctx, &pv);
 	}
-	if (limit < len && !j)
-		fprintf(text, "%s(%zu bytes past the declared size)\n", indent, len - limit);
-	if (j)
-		json_obj_end(j);
+	return len - limit;
+}
+
+struct perf_text {
+	FILE *f;
+	const char *indent;
+};
+
+/* "bits: disabled|precise_ip=2 (0x...)": the flag bits set, by name */
+static void perf_text_bits(const struct perf_text *pt, uint64_t v)
+{
+	size_t used = 0, b;
+	char buf[512];
+
+	buf[0] = '\0';
+	for (b = 0; b < DUMP_PERF_ATTR_NR_BITS; b++) {
+		const struct dump_perf_attr_bit *fb = &dump_perf_attr_bits[b];
+		uint64_t bv = v >> fb->bit & ((1u << fb->width) - 1);
+
+		if (bv && used < sizeof(buf))
+			used += snprintf(buf + used, sizeof(buf) - used, "%s%s", used ? "|" : "", fb->name);
+		if (bv && fb->width > 1 && used < sizeof(buf))
+			used += snprintf(buf + used, sizeof(buf) - used, "=%" PRIu64, bv);
+	}
+	if (v >> BITS_RESERVED_SHIFT && used < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, "%s__reserved_1=%#" PRIx64, used ? "|" : "",
+			 v >> BITS_RESERVED_SHIFT);
+	if (v)
+		fprintf(pt->f, "%sbits: %s (%#" PRIx64 ")\n", pt->indent, buf, v);
+	else
+		fprintf(pt->f, "%sbits: 0\n", pt->indent);
+}
+
+static void perf_text_value(void *ctx, const struct perf_value *pv)
+{
+	const struct perf_text *pt = ctx;
+
+	switch (pv->kind) {
+	case PV_BITS:
+		perf_text_bits(pt, pv->v);
+		return;
+	case PV_STR:
+		fprintf(pt->f, "%s%s: %s\n", pt->indent, pv->name, pv->str);
+		return;
+	case PV_INT:
+		fprintf(pt->f, "%s%s: %" PRId64 "\n", pt->indent, pv->name, (int64_t)pv->v);
+		return;
+	case PV_SYM:
+		fprintf(pt->f, "%s%s: %s (%" PRIu64 ")\n", pt->indent, pv->name, pv->str, pv->v);
+		return;
+	case PV_HEX:
+		fprintf(pt->f, "%s%s: %#" PRIx64 "\n", pt->indent, pv->name, pv->v);
+		return;
+	case PV_U64:
+		fprintf(pt->f, "%s%s: %" PRIu64 "\n", pt->indent, pv->name, pv->v);
+		return;
+	}
+}
+
+void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent)
+{
+	struct perf_text pt = { .f = f, .indent = indent };
+	size_t past = perf_attr_walk(data, len, perf_text_value, &pt);
+
+	if (past)
+		fprintf(f, "%s(%zu bytes past the declared size)\n", indent, past);
+}
+
+static void perf_json_value(void *ctx, const struct perf_value *pv)
+{
+	struct json_out *j = ctx;
+	size_t b;
+
+	switch (pv->kind) {
+	case PV_BITS:
+		/* each flag bit its own key, 0 or 1, as in the struct */
+		for (b = 0; b < DUMP_PERF_ATTR_NR_BITS; b++) {
+			const struct dump_perf_attr_bit *fb = &dump_perf_attr_bits[b];
+
+			json_u64(j, fb->name, pv->v >> fb->bit & ((1u << fb->width) - 1));
+		}
+		if (pv->v >> BITS_RESERVED_SHIFT)
+			json_u64(j, "__reserved_1", pv->v >> BITS_RESERVED_SHIFT);
+		return;
+	case PV_STR:
+	case PV_SYM:
+		json_str(j, pv->name, pv->str);
+		return;
+	case PV_INT:
+		json_i64(j, pv->name, (int64_t)pv->v);
+		return;
+	case PV_HEX:
+	case PV_U64:
+		json_u64(j, pv->name, pv->v);
+		return;
+	}
+}
+
+void dump_perf_attr_json(struct json_out *j, const void *data, size_t len)
+{
+	if (len < 8)
+		return;
+	json_obj_begin(j, "fields");
+	perf_attr_walk(data, len, perf_json_value, j);
+	json_obj_end(j);
 }
 
 /* --- syscall parameters --------------------------------------------------------------- */
@@ -601,22 +675,29 @@ unsigned int dump_sys_nr_args(const char *name)
 	return sd ? sd->nr : 6;
 }
 
-void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_machine, const uint64_t args[6])
+/* One parameter, decoded for its two layouts. */
+struct param_value {
+	const char *name;
+	const char *text;	/* as text shows it */
+	enum { PARAM_STR, PARAM_INT, PARAM_UINT } kind;	/* as JSON shows it: text, or the number */
+	uint64_t num;		/* PARAM_INT: sign-extended */
+};
+
+typedef void (*param_value_fn)(void *ctx, unsigned int i, const struct param_value *pv);
+
+/* The parameters of a syscall the table describes, in order; false for another. */
+static bool sys_params_walk(const char *name, uint32_t e_machine, const uint64_t args[6], param_value_fn fn,
+			    void *ctx)
 {
 	const struct sys_desc *sd = sys_desc_of(name);
 	unsigned int i;
 	char buf[256];
 
-	if (!sd) {
-		/* a call this table does not know: its six raw arguments */
-		for (i = 0; i < 6 && text; i++)
-			fprintf(text, "%s%#" PRIx64, i ? ", " : "", args[i]);
-		return;
-	}
-	if (j)
-		json_obj_begin(j, "params");
+	if (!sd)
+		return false;
 	for (i = 0; i < sd->nr; i++) {
 		struct param p = sd->params[i];
+		struct param_value pv;
 		bool is_num, is_signed;
 
 		if (!strcmp(sd->name, "fcntl") && i == 2)
@@ -624,18 +705,63 @@ void dump_sys_args(FILE *text, struct json_out *j, const char *name, uint32_t e_
 		else if (!strcmp(sd->name, "ioctl") && i == 2)
 			p = ioctl_arg(args[1]);
 		param_value(&p, args[i], e_machine, buf, sizeof(buf), &is_num, &is_signed);
-		if (!j) {
-			fprintf(text, "%s%s=%s", i ? ", " : "", p.name, buf);
-		} else if (!is_num) {
-			json_str(j, p.name, buf);
+		pv.name = p.name;
+		pv.text = buf;
+		if (!is_num) {
+			pv.kind = PARAM_STR;
+			pv.num = 0;
 		} else if (is_signed) {
-			json_i64(j, p.name, (int32_t)args[i]);
-		} else if (p.kind == P_UINT) {
-			json_u64(j, p.name, (uint32_t)args[i]);
+			pv.kind = PARAM_INT;
+			pv.num = (uint64_t)(int64_t)(int32_t)args[i];
 		} else {
-			json_u64(j, p.name, args[i]);
+			pv.kind = PARAM_UINT;
+			pv.num = p.kind == P_UINT ? (uint32_t)args[i] : args[i];
 		}
+		fn(ctx, i, &pv);
 	}
-	if (j)
-		json_obj_end(j);
+	return true;
+}
+
+static void param_text(void *ctx, unsigned int i, const struct param_value *pv)
+{
+	fprintf(ctx, "%s%s=%s", i ? ", " : "", pv->name, pv->text);
+}
+
+void dump_sys_args_text(FILE *f, const char *name, uint32_t e_machine, const uint64_t args[6])
+{
+	unsigned int i;
+
+	if (sys_params_walk(name, e_machine, args, param_text, f))
+		return;
+	/* a call the table does not know: its six raw arguments */
+	for (i = 0; i < 6; i++)
+		fprintf(f, "%s%#" PRIx64, i ? ", " : "", args[i]);
+}
+
+static void param_json(void *ctx, unsigned int i, const struct param_value *pv)
+{
+	struct json_out *j = ctx;
+
+	(void)i;
+	switch (pv->kind) {
+	case PARAM_STR:
+		json_str(j, pv->name, pv->text);
+		return;
+	case PARAM_INT:
+		json_i64(j, pv->name, (int64_t)pv->num);
+		return;
+	case PARAM_UINT:
+		json_u64(j, pv->name, pv->num);
+		return;
+	}
+}
+
+void dump_sys_args_json(struct json_out *j, const char *name, uint32_t e_machine, const uint64_t args[6])
+{
+	/* nothing for a call the table does not know */
+	if (!sys_desc_of(name))
+		return;
+	json_obj_begin(j, "params");
+	sys_params_walk(name, e_machine, args, param_json, j);
+	json_obj_end(j);
 }

@@ -22,6 +22,7 @@
 
 #include "bpfrr.h"
 #include "../../recorder/dump.h"
+#include "../../recorder/dump_print.h"
 #include "../data/synth_trace.h"
 #include "trace.h"
 
@@ -261,7 +262,7 @@ START_TEST(perf_attr_bits)
 		f = open_memstream(&text, &text_len);
 		ck_assert_ptr_nonnull(f);
 		json_start(&j, f);
-		dump_perf_attr(NULL, &j, &a, sizeof(a), "");
+		dump_perf_attr_json(&j, &a, sizeof(a));
 		fclose(f);
 		snprintf(want, sizeof(want), "\"%s\":1", cases[i].name);
 		ck_assert_msg(strstr(text, want), "%s: JSON %s", cases[i].name, text);
@@ -272,7 +273,7 @@ START_TEST(perf_attr_bits)
 		text = NULL;
 		f = open_memstream(&text, &text_len);
 		ck_assert_ptr_nonnull(f);
-		dump_perf_attr(f, NULL, &a, sizeof(a), "");
+		dump_perf_attr_text(f, &a, sizeof(a), "");
 		fclose(f);
 		snprintf(want, sizeof(want), "bits: %s%s (%#llx)\n", cases[i].name,
 			 !strcmp(cases[i].name, "precise_ip") ? "=1" : "", (unsigned long long)word);
@@ -282,7 +283,7 @@ START_TEST(perf_attr_bits)
 }
 END_TEST
 
-/* dump_sys_args on text and JSON: names, decoded values, arch-dependent O_* bits. */
+/* dump_sys_args_text and _json: names, decoded values, arch-dependent O_* bits. */
 static char *sys_args(const char *name, uint32_t e_machine, const uint64_t args[6], bool json)
 {
 	char *text = NULL;
@@ -293,9 +294,9 @@ static char *sys_args(const char *name, uint32_t e_machine, const uint64_t args[
 	ck_assert_ptr_nonnull(f);
 	if (json) {
 		json_start(&j, f);
-		dump_sys_args(NULL, &j, name, e_machine, args);
+		dump_sys_args_json(&j, name, e_machine, args);
 	} else {
-		dump_sys_args(f, NULL, name, e_machine, args);
+		dump_sys_args_text(f, name, e_machine, args);
 	}
 	fclose(f);
 	return text;
@@ -529,6 +530,46 @@ START_TEST(json_is_valid_and_escaped)
 }
 END_TEST
 
+/*
+ * The printers the walk chooses from: one that prints calls must lay out
+ * every content dump_render.c decodes (it calls the hooks unconditionally);
+ * a summary prints no calls; JSON starts its writer and has no lines for
+ * the header, tasks, notes, the end or -v records (docs/dump-json.md).
+ */
+START_TEST(printers)
+{
+	const struct dump_printer *calls[] = { &dump_text_printer, &dump_jsonl_printer };
+	const struct dump_printer *summaries[] = { &dump_summary_text_printer, &dump_summary_json_printer };
+	const struct dump_printer *jsons[] = { &dump_jsonl_printer, &dump_summary_json_printer };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		const struct dump_printer *p = calls[i];
+
+		ck_assert_msg(p->bpf_call && p->syscall, "printer %zu: no call hooks", i);
+		ck_assert_msg(p->string && p->log && p->insns && p->btf && p->numbers && p->fd_array &&
+			      p->info && p->perf_attr && p->bytes, "printer %zu: a content hook is missing", i);
+		ck_assert_msg(!p->summary, "printer %zu prints calls and a summary", i);
+	}
+	for (i = 0; i < 2; i++) {
+		const struct dump_printer *p = summaries[i];
+
+		ck_assert_msg(p->summary, "summary printer %zu: no summary", i);
+		ck_assert_msg(!p->header && !p->bpf_call && !p->syscall && !p->task && !p->note && !p->end &&
+			      !p->record, "summary printer %zu prints records", i);
+	}
+	for (i = 0; i < 2; i++) {
+		const struct dump_printer *p = jsons[i];
+
+		ck_assert_msg(p->begin, "JSON printer %zu does not start its writer", i);
+		ck_assert_msg(!p->header && !p->task && !p->note && !p->end && !p->record,
+			      "JSON printer %zu has lines for records that are not calls", i);
+	}
+	ck_assert_msg(dump_text_printer.header && dump_text_printer.task && dump_text_printer.note &&
+		      dump_text_printer.end && dump_text_printer.record, "text printer: a record hook is missing");
+}
+END_TEST
+
 static Suite *dump_suite(void)
 {
 	Suite *s = suite_create("dump");
@@ -544,6 +585,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, recorded_traces);
 	tcase_add_test(tc, perf_attr_bits);
 	tcase_add_test(tc, sys_params);
+	tcase_add_test(tc, printers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dump_jsonl.c - bpfrr dump's JSON Lines printer (--json): one object per
+ * call, in the schema docs/dump-json.md keeps stable.  Tasks, fd events,
+ * blobs and notes that belong to no call are not lines of their own; the
+ * recorder's identity of what a call made is the call's "object", its notes
+ * the call's "notes".
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "bpf_abi.h"
+#include "bpf_disasm.h"
+#include "dump_print.h"
+#include "trace.h"
+
+/* {"kind", "origin", "name", "id"} of the object fd referred to, or null */
+static void json_fd_object(struct dump_out *o, const char *key, int fd)
+{
+	struct json_out *j = &o->j;
+	struct dump_obj obj;
+
+	if (!dump_fd_object(o, fd, &obj)) {
+		json_null(j, key);
+		return;
+	}
+	json_obj_begin(j, key);
+	json_str(j, "kind", dump_kind_name(obj.kind));
+	if (obj.origin)
+		json_u64(j, "origin", obj.origin);
+	else
+		json_null(j, "origin");
+	json_str(j, "name", obj.name);
+	if (obj.has_id)
+		json_u64(j, "id", obj.id);
+	else
+		json_null(j, "id");
+	json_obj_end(j);
+}
+
+static void json_result(struct json_out *j, int64_t ret, uint32_t flags, uint64_t t_enter, uint64_t t_exit)
+{
+	int e = bpfrr_trace_ret_errno(ret);
+
+	if (flags & BPFRR_CALL_NO_EXIT) {
+		json_null(j, "ret");
+		json_null(j, "errno");
+		json_u64(j, "t_enter_ns", t_enter);
+		json_null(j, "duration_ns");
+		return;
+	}
+	json_i64(j, "ret", e ? -1 : ret);
+	if (e)
+		json_str(j, "errno", dump_errno_name(e));
+	else
+		json_null(j, "errno");
+	json_u64(j, "t_enter_ns", t_enter);
+	json_u64(j, "duration_ns", t_exit >= t_enter ? t_exit - t_enter : 0);
+}
+
+/* an enum as its UAPI name, or its number when the name is unknown */
+static void json_enum(struct json_out *j, const char *key, const char *name, uint64_t value)
+{
+	if (name)
+		json_str(j, key, name);
+	else
+		json_u64(j, key, value);
+}
+
+/* "object": the recorder's identity of what the call made */
+static void json_identity(struct json_out *j, const struct bpfrr_rec_object *id, uint32_t kind, int64_t fd)
+{
+	json_obj_begin(j, "object");
+	json_str(j, "kind", dump_kind_name(kind));
+	json_i64(j, "fd", fd);
+	if (!id || (id->flags & BPFRR_OBJECT_F_QUERY_FAILED)) {
+		json_null(j, "id");
+		if (id)
+			json_str(j, "error", dump_errno_name(id->err));
+		json_obj_end(j);
+		return;
+	}
+	json_u64(j, "id", id->id);
+	json_str(j, "name", id->name);
+	switch (id->kind) {
+	case BPFRR_OBJ_PROG:
+		json_hex(j, "tag", id->tag, sizeof(id->tag));
+		json_enum(j, "type", dump_uapi_name(BPFRR_CMD_PROG_LOAD, "prog_type", id->type), id->type);
+		json_enum(j, "attach_type",
+			  dump_uapi_name(BPFRR_CMD_PROG_LOAD, "expected_attach_type", id->attach_type),
+			  id->attach_type);
+		json_u64(j, "btf_id", id->btf_id);
+		json_u64(j, "attach_btf_obj_id", id->target_obj_id);
+		json_u64(j, "attach_btf_id", id->target_btf_id);
+		break;
+	case BPFRR_OBJ_MAP:
+		json_enum(j, "type", dump_uapi_name(BPFRR_CMD_MAP_CREATE, "map_type", id->type), id->type);
+		json_u64(j, "key_size", id->key_size);
+		json_u64(j, "value_size", id->value_size);
+		json_u64(j, "max_entries", id->max_entries);
+		json_u64(j, "map_flags", id->map_flags);
+		json_u64(j, "btf_id", id->btf_id);
+		break;
+	case BPFRR_OBJ_BTF:
+		json_u64(j, "btf_size", id->btf_size);
+		break;
+	case BPFRR_OBJ_LINK:
+		json_enum(j, "type", dump_link_type_uapi(id->type), id->type);
+		json_u64(j, "prog_id", id->prog_id);
+		json_enum(j, "attach_type",
+			  dump_uapi_name(BPFRR_CMD_PROG_LOAD, "expected_attach_type", id->attach_type),
+			  id->attach_type);
+		json_u64(j, "target_obj_id", id->target_obj_id);
+		json_u64(j, "target_btf_id", id->target_btf_id);
+		json_u64(j, "target", id->target);
+		break;
+	}
+	json_obj_end(j);
+}
+
+/* "notes": what the recorder noted about call seq (none: no key) */
+static void json_notes(struct dump_out *o, uint64_t seq)
+{
+	size_t pos = 0;
+	const char *text = dump_next_note(o, seq, &pos);
+
+	if (!text)
+		return;
+	json_arr_begin(&o->j, "notes");
+	for (; text; text = dump_next_note(o, seq, &pos))
+		json_str(&o->j, NULL, text);
+	json_arr_end(&o->j);
+}
+
+/* --- buffers ---------------------------------------------------------------------------- */
+
+static void json_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg)
+{
+	const struct bpfrr_rec_blob *b = dump_region_blob(o, reg);
+	const char *content = bpfrr_abi_content_name(reg->content);
+	struct json_out *j = &o->j;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "path", reg->path);
+	json_str(j, "phase", dump_phase_name(reg->phase));
+	json_str(j, "dir", dump_dir_name(reg->dir));
+	json_str(j, "content", content ? content : "unknown");
+	json_u64(j, "addr", reg->addr);
+	json_u64(j, "len", reg->len);
+	json_u64(j, "want_len", reg->want_len);
+	json_u64(j, "captured", b ? b->len : 0);
+	if (b)
+		json_hex(j, "sha256", b->sha256, sizeof(b->sha256));
+	else
+		json_null(j, "sha256");
+	json_arr_begin(j, "flags");
+	if (reg->flags & BPFRR_REGION_TRUNCATED)
+		json_str(j, NULL, "truncated");
+	if (reg->flags & BPFRR_REGION_LEN_UNKNOWN)
+		json_str(j, NULL, "len_unknown");
+	if (reg->flags & BPFRR_REGION_NO_NUL)
+		json_str(j, NULL, "no_nul");
+	if (reg->flags & BPFRR_REGION_UNREADABLE)
+		json_str(j, NULL, "unreadable");
+	if (reg->flags & BPFRR_REGION_SHORT)
+		json_str(j, NULL, "short");
+	json_arr_end(j);
+	if (reg->err)
+		json_str(j, "error", dump_errno_name(reg->err));
+	if (b)
+		dump_render_content(o, c, reg, b, "");
+	json_obj_end(j);
+}
+
+static void json_regions(struct dump_out *o, const struct dump_call *c)
+{
+	uint32_t i;
+
+	json_arr_begin(&o->j, "buffers");
+	for (i = 0; i < c->nr_regions; i++)
+		json_region(o, c, &c->regions[i]);
+	json_arr_end(&o->j);
+}
+
+/* --- fields ------------------------------------------------------------------------------ */
+
+struct json_fields {
+	struct dump_out *o;
+	struct json_tree *tree;
+	size_t prefix_len;	/* strlen of the path prefix to strip */
+	struct dump_fields_seen seen;	/* entry values, to show what the kernel changed at exit */
+	bool exit_pass;
+};
+
+/* JSON value of a field: numbers as numbers, enum names and flags as strings. */
+static void json_field_value(struct json_tree *t, const char *name, const struct bpfrr_field *f,
+			     uint64_t value, const char *symbolic)
+{
+	switch (f->kind) {
+	case BPFRR_FIELD_ENUM: {
+		const char *uapi = bpfrr_abi_xlat_name(f->xlat, value);
+
+		if (uapi)
+			json_tree_str(t, name, uapi);
+		else
+			json_tree_u64(t, name, value);
+		return;
+	}
+	case BPFRR_FIELD_FLAGS: {
+		char buf[512];
+
+		if (f->xlat) {
+			bpfrr_abi_xlat_format(f->xlat, value, buf, sizeof(buf));
+			json_tree_str(t, name, buf);
+		} else {
+			json_tree_u64(t, name, value);
+		}
+		return;
+	}
+	case BPFRR_FIELD_INT:
+	case BPFRR_FIELD_FD: {
+		int64_t v = (int64_t)value;
+
+		/* sign-extend from the field's width */
+		if (f->size < 8 && f->size > 0 && (value >> (f->size * 8 - 1)) & 1)
+			v = (int64_t)(value | ~((1ull << (f->size * 8)) - 1));
+		json_tree_i64(t, name, v);
+		return;
+	}
+	case BPFRR_FIELD_STR:
+	case BPFRR_FIELD_BYTES:
+		json_tree_str(t, name, symbolic ? symbolic : "");
+		return;
+	default:
+		json_tree_u64(t, name, value);
+		return;
+	}
+}
+
+/* One field of a nested struct (an info struct the kernel wrote). */
+static int json_struct_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			     const char *symbolic)
+{
+	struct json_fields *jf = arg;
+	const char *name = strlen(path) > jf->prefix_len ? path + jf->prefix_len : path;
+
+	if (f->kind != BPFRR_FIELD_PAD)
+		json_field_value(jf->tree, name, f, value, symbolic);
+	return 0;
+}
+
+/* One attr field, at entry or (when the kernel changed it) at exit. */
+static int json_attr_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			   const char *symbolic)
+{
+	struct json_fields *jf = arg;
+	const char *name = !strncmp(path, "attr.", 5) ? path + 5 : path;
+
+	if (f->kind == BPFRR_FIELD_PAD && !value)
+		return 0;
+	if (!jf->exit_pass) {
+		if (!dump_fields_seen_add(&jf->seen, f, value, symbolic))
+			jf->o->oom = true;
+	} else if (!dump_field_changed(&jf->seen, f, value, symbolic)) {
+		return 0;
+	}
+	json_field_value(jf->tree, name, f, value, symbolic);
+	return 0;
+}
+
+/* The attr at entry or at exit as the object key. */
+static void json_attr(struct json_fields *jf, const struct dump_call *dc, const void *attr, size_t len,
+		      const char *key)
+{
+	jf->tree = json_tree_new();
+	if (!jf->tree) {
+		jf->o->oom = true;
+		return;
+	}
+	bpfrr_abi_walk_fields_env((int)dc->bpf->cmd, attr, len, &dc->env, json_attr_field, jf);
+	json_tree_emit(jf->tree, &jf->o->j, key);
+	json_tree_free(jf->tree);
+	jf->tree = NULL;
+}
+
+/* "fds": every fd the call passes in, resolved */
+static int json_fd_ref(void *arg, const struct bpfrr_abi_fd_ref *ref)
+{
+	struct dump_out *o = arg;
+
+	json_obj_begin(&o->j, NULL);
+	json_str(&o->j, "path", ref->path);
+	json_i64(&o->j, "fd", ref->fd);
+	json_fd_object(o, "object", ref->fd);
+	json_obj_end(&o->j);
+	return 0;
+}
+
+/* --- records ------------------------------------------------------------------------------ */
+
+static void json_begin(struct dump_out *o)
+{
+	json_start(&o->j, o->f);
+}
+
+static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_rec_bpf_call *c = dc->bpf;
+	struct json_fields jf = { .o = o };
+	struct json_out *j = &o->j;
+
+	json_obj_begin(j, NULL);
+	json_u64(j, "seq", c->seq);
+	json_u64(j, "tid", c->tid);
+	json_str(j, "syscall", "bpf");
+	json_str(j, "cmd", dump_cmd_name(c->cmd));
+	json_u64(j, "cmd_nr", c->cmd);
+	json_u64(j, "attr_size", c->attr_size);
+	json_result(j, c->ret, c->flags, c->t_enter_ns, c->t_exit_ns);
+	json_attr(&jf, dc, c->attr, c->attr_len, "attr");
+	if (c->attr_exit_len) {
+		jf.exit_pass = true;
+		json_attr(&jf, dc, c->attr_exit, c->attr_exit_len, "attr_out");
+	}
+	json_arr_begin(j, "fds");
+	bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &dc->env, json_fd_ref, o);
+	json_arr_end(j);
+	json_regions(o, dc);
+	if (dc->made_kind != BPFRR_OBJ_NONE)
+		json_identity(j, dc->ident, dc->made_kind, c->ret);
+	else
+		json_null(j, "object");
+	json_arr_begin(j, "flags");
+	if (c->flags & BPFRR_CALL_NO_EXIT)
+		json_str(j, NULL, "no_exit");
+	if (c->flags & BPFRR_CALL_ATTR_UNREADABLE)
+		json_str(j, NULL, "attr_unreadable");
+	if (c->flags & BPFRR_CALL_ATTR_TRUNCATED)
+		json_str(j, NULL, "attr_truncated");
+	json_arr_end(j);
+	json_notes(o, c->seq);
+	json_obj_end(j);
+	json_newline(j);
+	dump_fields_seen_free(&jf.seen);
+}
+
+static void json_syscall(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_rec_syscall *s = dc->sys;
+	struct json_out *j = &o->j;
+	uint32_t i;
+
+	json_obj_begin(j, NULL);
+	json_u64(j, "seq", s->seq);
+	json_u64(j, "tid", s->tid);
+	json_str(j, "syscall", s->name);
+	json_u64(j, "nr", s->nr);
+	json_result(j, s->ret, s->flags, s->t_enter_ns, s->t_exit_ns);
+	json_arr_begin(j, "args");
+	for (i = 0; i < dump_sys_nr_args(s->name); i++)
+		json_u64(j, NULL, s->args[i]);
+	json_arr_end(j);
+	dump_sys_args_json(j, s->name, o->hdr ? o->hdr->arch : 0, s->args);
+	json_regions(o, dc);
+	json_arr_begin(j, "flags");
+	if (s->flags & BPFRR_CALL_NO_EXIT)
+		json_str(j, NULL, "no_exit");
+	json_arr_end(j);
+	json_notes(o, s->seq);
+	json_obj_end(j);
+	json_newline(j);
+}
+
+/* --- content -------------------------------------------------------------------------------- */
+
+static void json_string(struct dump_out *o, const char *s, size_t len, const char *indent)
+{
+	(void)indent;
+	json_strn(&o->j, "text", s, len);
+}
+
+/* The excerpt of the log, or all of it with -v. */
+static void json_log(struct dump_out *o, const struct dump_call *c, const char *text, size_t start, size_t end,
+		     const char *indent)
+{
+	(void)c;
+	(void)indent;
+	json_strn(&o->j, "text", text + start, end - start);
+	json_bool(&o->j, "excerpt", start > 0);
+}
+
+/* "insn_cnt", and "insns": {"idx", "text"} per instruction (not with --no-insns) */
+static void json_insns(struct dump_out *o, const struct bpfrr_disasm_opts *opts, const void *insns, size_t len,
+		       const char *indent)
+{
+	size_t cnt = len / BPFRR_INSN_SIZE, i;
+	char line[512];
+
+	(void)indent;
+	json_u64(&o->j, "insn_cnt", cnt);
+	if (o->opts->no_insns)
+		return;
+	json_arr_begin(&o->j, "insns");
+	for (i = 0; i < cnt;) {
+		int used = bpfrr_disasm_insn(insns, cnt, i, opts, line, sizeof(line));
+
+		json_obj_begin(&o->j, NULL);
+		json_u64(&o->j, "idx", i);
+		json_str(&o->j, "text", line);
+		json_obj_end(&o->j);
+		i += used > 0 ? (size_t)used : 1;
+	}
+	json_arr_end(&o->j);
+}
+
+/* "btf": the type counts and every named type */
+static void json_btf(struct dump_out *o, const struct btf *btf, const char *indent)
+{
+	struct json_out *j = &o->j;
+	uint32_t types, named, i;
+
+	(void)indent;
+	if (!btf) {
+		json_str(j, "btf_error", "not parseable as BTF");
+		return;
+	}
+	dump_btf_counts(btf, &types, &named);
+	json_obj_begin(j, "btf");
+	json_u64(j, "types", types);
+	json_u64(j, "named", named);
+	json_arr_begin(j, "named_types");
+	for (i = 1; i <= types; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+
+		if (!t->name_off || !name)
+			continue;
+		json_obj_begin(j, NULL);
+		json_u64(j, "id", i);
+		json_str(j, "kind", dump_btf_kind_name(t));
+		json_str(j, "name", name);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_obj_end(j);
+}
+
+static void json_numbers(struct dump_out *o, const void *data, size_t len, int width, const char *indent)
+{
+	size_t n = len / width, i;
+
+	(void)indent;
+	json_arr_begin(&o->j, "values");
+	for (i = 0; i < n; i++) {
+		uint64_t v = 0;
+
+		memcpy(&v, (const uint8_t *)data + i * width, width);
+		json_u64(&o->j, NULL, v);
+	}
+	json_arr_end(&o->j);
+}
+
+static void json_fd_array(struct dump_out *o, const void *fds, size_t n, const char *indent)
+{
+	size_t i;
+
+	(void)indent;
+	json_arr_begin(&o->j, "fds");
+	for (i = 0; i < n; i++) {
+		int32_t fd;
+
+		memcpy(&fd, (const uint8_t *)fds + 4 * i, 4);
+		json_obj_begin(&o->j, NULL);
+		json_i64(&o->j, "fd", fd);
+		json_fd_object(o, "object", fd);
+		json_obj_end(&o->j);
+	}
+	json_arr_end(&o->j);
+}
+
+/* "fields" of an info struct the kernel wrote */
+static void json_info(struct dump_out *o, const struct bpfrr_struct_desc *desc, const void *data, size_t len,
+		      const char *indent)
+{
+	struct json_fields jf = { .o = o, .tree = json_tree_new(), .prefix_len = strlen("info") + 1 };
+
+	(void)indent;
+	if (!jf.tree) {
+		o->oom = true;
+		return;
+	}
+	bpfrr_abi_walk_struct_fields(desc, data, len, "info", 0, json_struct_field, &jf);
+	json_tree_emit(jf.tree, &o->j, "fields");
+	json_tree_free(jf.tree);
+}
+
+static void json_perf_attr(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	(void)indent;
+	dump_perf_attr_json(&o->j, data, len);
+}
+
+static void json_bytes(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	(void)indent;
+	json_hex(&o->j, "hex", data, len);
+}
+
+const struct dump_printer dump_jsonl_printer = {
+	.begin = json_begin,
+	.bpf_call = json_bpf_call,
+	.syscall = json_syscall,
+	.string = json_string,
+	.log = json_log,
+	.insns = json_insns,
+	.btf = json_btf,
+	.numbers = json_numbers,
+	.fd_array = json_fd_array,
+	.info = json_info,
+	.perf_attr = json_perf_attr,
+	.bytes = json_bytes,
+};

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dump_print.h - bpfrr dump's printing side: what the walk (dump.c) hands
+ * the printers, and what they may ask it.
+ *
+ * The walk reads the trace, keeps the fd model and the counts, applies the
+ * filters, and hands each record to the printer chosen once per run from the
+ * options (bpftool's json/plain pairs, as a table): text (dump_text.c), JSON
+ * Lines (dump_jsonl.c), or a summary in either (dump_summary.c).  What a
+ * captured buffer holds (instructions, BTF, logs, numbers, fds, info structs)
+ * is decoded once in dump_render.c, which calls the printer's content hooks to
+ * lay it out.  No printer knows the fd model: it sees objects through
+ * dump_fd_object().
+ */
+#ifndef BPFRR_DUMP_PRINT_H
+#define BPFRR_DUMP_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bpf_abi.h"
+#include "bpf_disasm.h"
+#include "dump.h"
+#include "trace.h"
+
+#define DUMP_SMALL_BUF		64	/* buffers up to this size are shown whole */
+#define DUMP_LOG_EXCERPT_LINES	20	/* verifier log lines shown for a failed call */
+#define DUMP_TEXT_MAX_NAMES	16	/* BTF names listed in text without -v */
+#define DUMP_ARRAY_SHOWN	64	/* elements of id/number arrays shown in text without -v */
+
+struct btf;
+struct btf_type;
+struct dump;			/* the walk (dump.c) */
+struct dump_printer;
+
+/* Where a printer writes, and what of the run it may look at. */
+struct dump_out {
+	FILE *f;
+	struct json_out j;		/* the JSON printers' writer on f */
+	const struct bpfrr_dump_opts *opts;
+	const struct bpfrr_trace_header *hdr;	/* NULL: none */
+	struct bpfrr_trace_reader *r;	/* for the blobs of regions */
+	const struct dump_printer *p;	/* the one chosen for the run */
+	struct dump *walk;
+	bool oom;			/* a printer ran out of memory */
+};
+
+/* The object an fd referred to when the call was made, as the printers show it. */
+struct dump_obj {
+	uint32_t kind;			/* enum bpfrr_obj_kind */
+	uint64_t origin;		/* seq of the call that made it; 0: made outside the trace */
+	const char *name;		/* the identity's name, else the creating attr's; "" if none */
+	const char *made_by;		/* "BPF_MAP_CREATE", "perf_event_open", "adopted"; NULL: unknown */
+	bool has_id;			/* the recorder's identity query succeeded */
+	uint32_t id;			/* the kernel's id of it, when has_id */
+};
+
+/* One call as the walk hands it to the printer. */
+struct dump_call {
+	const struct bpfrr_rec_bpf_call *bpf;	/* a bpf() call, or */
+	const struct bpfrr_rec_syscall *sys;	/* another syscall */
+	const struct bpfrr_trace_region *regions;
+	uint32_t nr_regions;
+	bool failed;			/* it returned an error */
+	struct bpfrr_abi_env env;	/* bpf(): the ABI walkers' view of entry memory and fds */
+	/* the object a bpf() call made (BPFRR_OBJ_NONE: none, or the call failed) */
+	uint32_t made_kind;
+	const struct bpfrr_rec_object *ident;	/* the recorder's identity of it, or NULL */
+	bool *region_done;		/* nr_regions flags, all false: printed already */
+};
+
+/* Per-command and per-syscall counters of the summary. */
+struct dump_counter {
+	const char *name;	/* points into the trace or static names */
+	uint64_t calls, failed;
+};
+
+/* A failed call, for the summary. */
+struct dump_failure {
+	uint64_t seq;
+	uint32_t tid;
+	const char *what;	/* command or syscall name (static or trace memory); NULL: unknown cmd */
+	uint32_t cmd;		/* the bpf() command when what is NULL */
+	int err;		/* errno; 0: did not return */
+};
+
+/* What the walk counted, for the summary. */
+struct dump_summary {
+	const struct dump_counter *cmd_counts;	/* BPFRR_ABI_NR_CMDS + 1; last: unknown commands */
+	const struct dump_counter *sys_counts;
+	size_t nr_sys_counts;
+	const uint64_t *created;		/* BPFRR_OBJ__MAX + 1, by kind */
+	uint64_t nr_bpf, nr_sys, nr_failed, nr_tasks;
+	const struct dump_failure *failures;
+	size_t nr_failures;
+	const struct bpfrr_rec_end *end;	/* NULL: no END record */
+};
+
+/*
+ * A printer: what one run produces.  A NULL hook prints nothing for that
+ * (JSON has no tasks or header, a summary has no calls).
+ */
+struct dump_printer {
+	void (*begin)(struct dump_out *o);
+	void (*header)(struct dump_out *o, const char *trace_name);
+	void (*bpf_call)(struct dump_out *o, const struct dump_call *c);
+	void (*syscall)(struct dump_out *o, const struct dump_call *c);
+	void (*task)(struct dump_out *o, const struct bpfrr_rec_task *t);
+	void (*note)(struct dump_out *o, const struct bpfrr_rec_note *n);
+	void (*end)(struct dump_out *o, const struct bpfrr_rec_end *e);
+	/* -v: the records that are not calls (blobs, fd events, identities, unknown) */
+	void (*record)(struct dump_out *o, const struct bpfrr_trace_record *rec);
+	void (*summary)(struct dump_out *o, const char *trace_name, const struct dump_summary *s);
+
+	/* the content of a captured buffer, decoded by dump_render_content() */
+	void (*string)(struct dump_out *o, const char *s, size_t len, const char *indent);
+	/* log text[start..end): the excerpt (start > 0) or all of it */
+	void (*log)(struct dump_out *o, const struct dump_call *c, const char *text, size_t start, size_t end,
+		    const char *indent);
+	void (*insns)(struct dump_out *o, const struct bpfrr_disasm_opts *opts, const void *insns, size_t len,
+		      const char *indent);
+	void (*btf)(struct dump_out *o, const struct btf *btf, const char *indent);	/* NULL: not BTF */
+	void (*numbers)(struct dump_out *o, const void *data, size_t len, int width, const char *indent);
+	/* n fds, 4 bytes each, as the call passed them */
+	void (*fd_array)(struct dump_out *o, const void *fds, size_t n, const char *indent);
+	void (*info)(struct dump_out *o, const struct bpfrr_struct_desc *desc, const void *data, size_t len,
+		     const char *indent);
+	void (*perf_attr)(struct dump_out *o, const void *data, size_t len, const char *indent);
+	void (*bytes)(struct dump_out *o, const void *data, size_t len, const char *indent);
+};
+
+extern const struct dump_printer dump_text_printer;		/* dump_text.c */
+extern const struct dump_printer dump_jsonl_printer;		/* dump_jsonl.c */
+extern const struct dump_printer dump_summary_text_printer;	/* dump_summary.c */
+extern const struct dump_printer dump_summary_json_printer;
+
+/* --- what the printers may ask the walk (dump.c) ---------------------------------- */
+
+/* The object fd referred to in the task of the call being printed; false: unknown fd. */
+bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *obj);
+/* Tracee memory at the entry of the call being printed, as far as its regions captured it. */
+int dump_read_entry(const struct dump_out *o, uint64_t addr, void *buf, size_t len);
+/* The notes the recorder made about call seq: *pos starts at 0; NULL after the last. */
+const char *dump_next_note(const struct dump_out *o, uint64_t seq, size_t *pos);
+
+/* --- the content renderers and shared names (dump_render.c) ------------------------ */
+
+/* What a region's bytes hold, decoded and handed to the printer's content hooks. */
+void dump_render_content(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
+			 const struct bpfrr_rec_blob *b, const char *indent);
+
+/* The BTF types (without void) and how many have names. */
+void dump_btf_counts(const struct btf *btf, uint32_t *types, uint32_t *named);
+const char *dump_btf_kind_name(const struct btf_type *t);
+
+/*
+ * The attr fields the kernel changed: the entry pass records each field,
+ * the exit pass shows only those that differ (or were not seen at entry).
+ */
+struct dump_fields_seen {
+	struct {
+		const struct bpfrr_field *f;
+		uint64_t value;
+		char *symbolic;
+	} *entry;
+	size_t nr, cap;
+};
+/* false: out of memory */
+bool dump_fields_seen_add(struct dump_fields_seen *s, const struct bpfrr_field *f, uint64_t value,
+			  const char *symbolic);
+bool dump_field_changed(const struct dump_fields_seen *s, const struct bpfrr_field *f, uint64_t value,
+			const char *symbolic);
+void dump_fields_seen_free(struct dump_fields_seen *s);
+
+/* The blob of a region, NULL if none was captured. */
+const struct bpfrr_rec_blob *dump_region_blob(const struct dump_out *o, const struct bpfrr_trace_region *reg);
+
+const char *dump_cmd_name(uint32_t cmd);	/* NULL: not a command this version knows */
+const char *dump_kind_name(uint32_t kind);	/* "map", ...; "object" for an unknown kind */
+const char *dump_errno_name(int e);		/* "ENOENT", "E?" */
+const char *dump_phase_name(uint8_t phase);
+const char *dump_dir_name(uint8_t dir);
+/* The UAPI name of value in the enum of field of cmd's attr ("BPF_MAP_TYPE_HASH"), or NULL. */
+const char *dump_uapi_name(int cmd, const char *field, uint64_t value);
+const char *dump_link_type_uapi(uint32_t type);
+
+/* --- text pieces the text printers share (dump_text.c) ----------------------------- */
+
+/* s[0..len) with C escapes for anything not printable ASCII */
+void dump_text_escape(FILE *f, const void *data, size_t len);
+void dump_text_quoted(FILE *f, const void *data, size_t len);
+/* An argv word: bare if harmless, else quoted. */
+void dump_text_word(FILE *f, const char *s);
+void dump_text_hex(FILE *f, const void *data, size_t len);
+/* "exited with 0", "killed by SIGKILL" */
+void dump_text_wait_status(FILE *f, int32_t status);
+
+#endif /* BPFRR_DUMP_PRINT_H */

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dump_render.c - bpfrr dump: what a captured buffer holds, decoded once for
+ * every printer (dump_print.h): strings, verifier logs (the excerpt), the
+ * instructions (their map and BTF references resolved to the objects they
+ * name), BTF (parsed), id and number arrays, fd arrays, info structs (the
+ * layout of the object queried), the perf_event_attr, small raw buffers.
+ * The printer's content hooks lay them out.  Also the names all printers use.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_abi.h"
+#include "bpf_disasm.h"
+#include "dump_print.h"
+#include "trace.h"
+
+/* --- names ------------------------------------------------------------------------------ */
+
+const char *dump_cmd_name(uint32_t cmd)
+{
+	return cmd < (uint32_t)BPFRR_ABI_NR_CMDS ? bpfrr_abi_cmd_name((int)cmd) : NULL;
+}
+
+const char *dump_kind_name(uint32_t kind)
+{
+	const char *name = kind < BPFRR_OBJ__MAX ? bpfrr_abi_obj_kind_name(kind) : NULL;
+
+	return name ? name : "object";
+}
+
+const char *dump_errno_name(int e)
+{
+	const char *name = strerrorname_np(e);
+
+	return name ? name : "E?";
+}
+
+const char *dump_phase_name(uint8_t phase)
+{
+	return phase == BPFRR_PHASE_EXIT ? "exit" : "entry";
+}
+
+const char *dump_dir_name(uint8_t dir)
+{
+	const char *name = bpfrr_abi_dir_name(dir);
+
+	return name ? name : "?";
+}
+
+const char *dump_uapi_name(int cmd, const char *field, uint64_t value)
+{
+	const struct bpfrr_field *f = bpfrr_abi_cmd_field(cmd, field);
+
+	return f && f->xlat ? bpfrr_abi_xlat_name(f->xlat, value) : NULL;
+}
+
+const char *dump_link_type_uapi(uint32_t type)
+{
+	const struct bpfrr_struct_desc *desc = &bpfrr_abi_link_info_desc;
+	unsigned int i;
+
+	for (i = 0; i < desc->nr_fields; i++)
+		if (!strcmp(desc->fields[i].name, "type") && desc->fields[i].xlat)
+			return bpfrr_abi_xlat_name(desc->fields[i].xlat, type);
+	return NULL;
+}
+
+const struct bpfrr_rec_blob *dump_region_blob(const struct dump_out *o, const struct bpfrr_trace_region *reg)
+{
+	return reg->blob ? bpfrr_trace_blob(o->r, reg->blob) : NULL;
+}
+
+/* --- attr fields the kernel changed -------------------------------------------------------- */
+
+bool dump_fields_seen_add(struct dump_fields_seen *s, const struct bpfrr_field *f, uint64_t value,
+			  const char *symbolic)
+{
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		void *p = realloc(s->entry, cap * sizeof(*s->entry));
+
+		if (!p)
+			return false;
+		s->entry = p;
+		s->cap = cap;
+	}
+	s->entry[s->nr].f = f;
+	s->entry[s->nr].value = value;
+	s->entry[s->nr].symbolic = symbolic ? strdup(symbolic) : NULL;
+	s->nr++;
+	return true;
+}
+
+bool dump_field_changed(const struct dump_fields_seen *s, const struct bpfrr_field *f, uint64_t value,
+			const char *symbolic)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		if (s->entry[i].f != f)
+			continue;
+		if (s->entry[i].value != value)
+			return true;
+		if (!symbolic != !s->entry[i].symbolic)
+			return true;
+		return symbolic && strcmp(symbolic, s->entry[i].symbolic);
+	}
+	return true;
+}
+
+void dump_fields_seen_free(struct dump_fields_seen *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->entry[i].symbolic);
+	free(s->entry);
+	memset(s, 0, sizeof(*s));
+}
+
+/* --- BTF ------------------------------------------------------------------------------- */
+
+static const char *btf_kind_names[] = {
+	"unknown", "int", "ptr", "array", "struct", "union", "enum", "fwd", "typedef",
+	"volatile", "const", "restrict", "func", "func_proto", "var", "datasec", "float",
+	"decl_tag", "type_tag", "enum64",
+};
+
+const char *dump_btf_kind_name(const struct btf_type *t)
+{
+	unsigned int kind = btf_kind(t);
+
+	return kind < sizeof(btf_kind_names) / sizeof(btf_kind_names[0]) ? btf_kind_names[kind] : "unknown";
+}
+
+void dump_btf_counts(const struct btf *btf, uint32_t *types, uint32_t *named)
+{
+	uint32_t n = btf__type_cnt(btf), i;
+
+	*named = 0;
+	for (i = 1; i < n; i++)
+		*named += btf__type_by_id(btf, i)->name_off != 0;
+	*types = n - 1;
+}
+
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static void render_btf(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	struct btf *btf;
+
+	libbpf_set_print(quiet_libbpf);
+	btf = btf__new(data, (uint32_t)len);
+	if (!btf || libbpf_get_error(btf)) {
+		o->p->btf(o, NULL, indent);
+		return;
+	}
+	o->p->btf(o, btf, indent);
+	btf__free(btf);
+}
+
+/* --- instructions ------------------------------------------------------------------------- */
+
+struct insn_refs {
+	struct dump_out *o;
+	const struct dump_call *c;
+};
+
+/* The fd_array of the call being dumped, entry idx; -1 if not recorded. */
+static int fd_array_entry(const struct insn_refs *ir, uint32_t idx, int32_t *fd)
+{
+	const struct bpfrr_rec_bpf_call *call = ir->c->bpf;
+	const struct bpfrr_field *f;
+	uint64_t addr;
+
+	if (!call || call->cmd != BPFRR_CMD_PROG_LOAD)
+		return -1;
+	f = bpfrr_abi_cmd_field(BPFRR_CMD_PROG_LOAD, "fd_array");
+	if (!f)
+		return -1;
+	addr = bpfrr_abi_field_get(f, call->attr, call->attr_len);
+	if (!addr || dump_read_entry(ir->o, addr + 4ull * idx, fd, 4))
+		return -1;
+	return 0;
+}
+
+/* "'counts' #3 id 17" for an object, "fd:5?" for an fd naming nothing known */
+static void short_object(const struct insn_refs *ir, int32_t fd, char *buf, size_t size)
+{
+	struct dump_obj obj;
+	char idbuf[24] = "";
+
+	if (!dump_fd_object(ir->o, fd, &obj)) {
+		snprintf(buf, size, "fd:%d?", fd);
+		return;
+	}
+	if (obj.has_id)
+		snprintf(idbuf, sizeof(idbuf), " id %u", obj.id);
+	if (obj.origin)
+		snprintf(buf, size, "%s%s%s#%" PRIu64 "%s", obj.name[0] ? "'" : "", obj.name,
+			 obj.name[0] ? "' " : "", obj.origin, idbuf);
+	else
+		snprintf(buf, size, "%s%s%sfd:%d%s", obj.name[0] ? "'" : "", obj.name, obj.name[0] ? "' " : "",
+			 fd, idbuf);
+	/* names come from the tracee: keep the line printable */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+}
+
+/* Disassembler hook: map and BTF references resolved to the objects they name. */
+static int render_insn_ref(void *ctx, const struct bpfrr_disasm_ref *ref, char *buf, size_t size)
+{
+	const struct insn_refs *ir = ctx;
+	char obj[160];
+	int32_t fd;
+
+	switch (ref->type) {
+	case BPFRR_DREF_MAP_FD:
+		short_object(ir, ref->fd, obj, sizeof(obj));
+		return snprintf(buf, size, "map[%s]", obj);
+	case BPFRR_DREF_MAP_VALUE:
+		short_object(ir, ref->fd, obj, sizeof(obj));
+		return snprintf(buf, size, "map[%s]+%u", obj, ref->value_off);
+	case BPFRR_DREF_MAP_IDX:
+	case BPFRR_DREF_MAP_IDX_VALUE:
+		if (fd_array_entry(ir, (uint32_t)ref->fd, &fd))
+			snprintf(obj, sizeof(obj), "fd_array[%d]?", ref->fd);
+		else
+			short_object(ir, fd, obj, sizeof(obj));
+		if (ref->type == BPFRR_DREF_MAP_IDX)
+			return snprintf(buf, size, "map[%s]", obj);
+		return snprintf(buf, size, "map[%s]+%u", obj, ref->value_off);
+	case BPFRR_DREF_BTF_ID:
+		if (!ref->fd)
+			return 0;
+		short_object(ir, ref->fd, obj, sizeof(obj));
+		return snprintf(buf, size, "btf_id[%u in %s]", ref->btf_id, obj);
+	case BPFRR_DREF_KFUNC:
+		if (!ref->fd)
+			return 0;
+		if (fd_array_entry(ir, (uint32_t)ref->fd, &fd))
+			snprintf(obj, sizeof(obj), "fd_array[%d]?", ref->fd);
+		else
+			short_object(ir, fd, obj, sizeof(obj));
+		return snprintf(buf, size, "kfunc[btf_id %u in %s]", ref->btf_id, obj);
+	default:
+		return 0;
+	}
+}
+
+static void render_insns(struct dump_out *o, const struct dump_call *c, const void *data, size_t len,
+			 const char *indent)
+{
+	struct insn_refs ir = { .o = o, .c = c };
+	struct bpfrr_disasm_opts opts = { .render_ref = render_insn_ref, .ctx = &ir };
+
+	o->p->insns(o, &opts, data, len, indent);
+}
+
+/* --- logs ------------------------------------------------------------------------------ */
+
+/* The last DUMP_LOG_EXCERPT_LINES lines of a log (all with -v). */
+static void render_log(struct dump_out *o, const struct dump_call *c, const char *text, size_t len,
+		       const char *indent)
+{
+	size_t start = 0, lines = 0, i, end;
+
+	/* the kernel NUL-terminates; stop there */
+	end = strnlen(text, len);
+	for (i = end; i > 0; i--) {
+		if (text[i - 1] == '\n' && i != end) {
+			if (++lines == DUMP_LOG_EXCERPT_LINES && !o->opts->verbose) {
+				start = i;
+				break;
+			}
+		}
+	}
+	o->p->log(o, c, text, start, end, indent);
+}
+
+/* --- info structs -------------------------------------------------------------------------- */
+
+/* BPF_OBJ_GET_INFO_BY_FD: the info layout for the kind of object queried. */
+static const struct bpfrr_struct_desc *info_desc_of_call(struct dump_out *o, const struct dump_call *c)
+{
+	const struct bpfrr_rec_bpf_call *call = c->bpf;
+	const struct bpfrr_field *f;
+	struct dump_obj obj;
+
+	if (!call || call->cmd != BPFRR_CMD_OBJ_GET_INFO_BY_FD)
+		return NULL;
+	f = bpfrr_abi_cmd_field(BPFRR_CMD_OBJ_GET_INFO_BY_FD, "info.bpf_fd");
+	if (!f || f->offset + f->size > call->attr_len)
+		return NULL;
+	if (!dump_fd_object(o, (int32_t)bpfrr_abi_field_get(f, call->attr, call->attr_len), &obj))
+		return NULL;
+	return bpfrr_abi_info_desc(obj.kind);
+}
+
+/* --- by content ------------------------------------------------------------------------------ */
+
+void dump_render_content(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
+			 const struct bpfrr_rec_blob *b, const char *indent)
+{
+	const struct bpfrr_struct_desc *desc = NULL;
+
+	switch (reg->content) {
+	case BPFRR_CONTENT_STRING:
+	case BPFRR_CONTENT_PATH:
+	case BPFRR_CONTENT_NAME:
+		o->p->string(o, b->data, strnlen(b->data, b->len), indent);
+		return;
+	case BPFRR_CONTENT_LOG:
+		render_log(o, c, b->data, b->len, indent);
+		return;
+	case BPFRR_CONTENT_INSNS:
+		render_insns(o, c, b->data, b->len, indent);
+		return;
+	case BPFRR_CONTENT_BTF:
+		render_btf(o, b->data, b->len, indent);
+		return;
+	case BPFRR_CONTENT_FD_ARRAY:
+		o->p->fd_array(o, b->data, b->len / 4, indent);
+		return;
+	case BPFRR_CONTENT_IDS:
+	case BPFRR_CONTENT_U32_ARRAY:
+		o->p->numbers(o, b->data, b->len, 4, indent);
+		return;
+	case BPFRR_CONTENT_U64_ARRAY:
+	case BPFRR_CONTENT_PTR_ARRAY:
+		o->p->numbers(o, b->data, b->len, 8, indent);
+		return;
+	case BPFRR_CONTENT_PROG_INFO:
+		desc = &bpfrr_abi_prog_info_desc;
+		break;
+	case BPFRR_CONTENT_MAP_INFO:
+		desc = &bpfrr_abi_map_info_desc;
+		break;
+	case BPFRR_CONTENT_BTF_INFO:
+		desc = &bpfrr_abi_btf_info_desc;
+		break;
+	case BPFRR_CONTENT_LINK_INFO:
+		desc = &bpfrr_abi_link_info_desc;
+		break;
+	case BPFRR_CONTENT_INFO:
+		/* an info struct: its layout is that of the object behind info.bpf_fd */
+		desc = info_desc_of_call(o, c);
+		break;
+	default:
+		break;
+	}
+	if (desc) {
+		o->p->info(o, desc, b->data, b->len, indent);
+		return;
+	}
+	/* the perf_event_attr of perf_event_open, PERF_EVENT_IOC_MODIFY_ATTRIBUTES */
+	if (c->sys && reg->content == BPFRR_CONTENT_BYTES && !strcmp(reg->path, "perf_event_attr")) {
+		o->p->perf_attr(o, b->data, b->len, indent);
+		return;
+	}
+	/* keys, values, records, bytes: whole when small, else size and hash */
+	if (b->len <= DUMP_SMALL_BUF)
+		o->p->bytes(o, b->data, b->len, indent);
+}

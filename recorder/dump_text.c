@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dump_text.c - bpfrr dump's text printer: the audit for people.
+ *
+ * A header, then every record in file order: a call is a line (number, task,
+ * command, result, identity of what it made, duration), its attr fields by
+ * name with the buffers each points to right under it, what the kernel
+ * changed at exit ("=> "), fds passed inside buffers, then the buffers no
+ * field points to; tasks, notes and the end as lines of their own; with -v
+ * also blobs, fd events and identities.  May change; programs read JSON.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <bpf/btf.h>
+
+#include "bpf_abi.h"
+#include "bpf_disasm.h"
+#include "dump_print.h"
+#include "trace.h"
+
+/* --- text pieces ------------------------------------------------------------------------ */
+
+void dump_text_escape(FILE *f, const void *data, size_t len)
+{
+	const unsigned char *s = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+void dump_text_quoted(FILE *f, const void *data, size_t len)
+{
+	fputc('"', f);
+	dump_text_escape(f, data, len);
+	fputc('"', f);
+}
+
+void dump_text_word(FILE *f, const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!(s[i] == '-' || s[i] == '_' || s[i] == '.' || s[i] == '/' || s[i] == '=' ||
+		      s[i] == ',' || s[i] == ':' || (s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+			break;
+	if (s[0] && !s[i])
+		fputs(s, f);
+	else
+		dump_text_quoted(f, s, strlen(s));
+}
+
+void dump_text_hex(FILE *f, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+void dump_text_wait_status(FILE *f, int32_t status)
+{
+	if (WIFEXITED(status))
+		fprintf(f, "exited with %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status)) {
+		const char *sig = sigabbrev_np(WTERMSIG(status));
+
+		if (sig)
+			fprintf(f, "killed by SIG%s", sig);
+		else
+			fprintf(f, "killed by signal %d", WTERMSIG(status));
+	} else
+		fprintf(f, "wait status %#x", (unsigned int)status);
+}
+
+/* "INDENTlabel:\n" for a label that comes from the trace */
+static void text_label(FILE *f, const char *indent, const char *label)
+{
+	fputs(indent, f);
+	dump_text_escape(f, label, strlen(label));
+	fputs(":\n", f);
+}
+
+static void text_duration(FILE *f, uint64_t enter, uint64_t exit)
+{
+	uint64_t ns = exit >= enter ? exit - enter : 0;
+
+	fprintf(f, "<%" PRIu64 ".%03" PRIu64 " us>", ns / 1000, ns % 1000);
+}
+
+/* "map 'counts' (#3 BPF_MAP_CREATE, id 17)" */
+static void text_object(FILE *f, const struct dump_obj *obj)
+{
+	fputs(dump_kind_name(obj->kind), f);
+	if (obj->name[0]) {
+		fputs(" '", f);
+		dump_text_escape(f, obj->name, strlen(obj->name));
+		fputc('\'', f);
+	}
+	fputs(" (", f);
+	if (obj->origin)
+		fprintf(f, "#%" PRIu64 "%s%s", obj->origin, obj->made_by ? " " : "",
+			obj->made_by ? obj->made_by : "");
+	else
+		fputs("made outside the trace", f);
+	if (obj->has_id && obj->id)
+		fprintf(f, ", id %u", obj->id);
+	fputc(')', f);
+}
+
+/* "fd 5 -> map 'counts' (...)" */
+static void text_fd(struct dump_out *o, int fd)
+{
+	struct dump_obj obj;
+
+	fprintf(o->f, "fd %d -> ", fd);
+	if (dump_fd_object(o, fd, &obj))
+		text_object(o->f, &obj);
+	else
+		fputs("unknown fd", o->f);
+}
+
+static void text_cmd(FILE *f, uint32_t cmd)
+{
+	const char *name = dump_cmd_name(cmd);
+
+	if (name)
+		fputs(name, f);
+	else
+		fprintf(f, "bpf_cmd_%u", cmd);
+}
+
+static void text_result(FILE *f, int64_t ret, uint32_t flags)
+{
+	int e = bpfrr_trace_ret_errno(ret);
+
+	if (flags & BPFRR_CALL_NO_EXIT)
+		fputs(" = ? (did not return)", f);
+	else if (e)
+		fprintf(f, " = -1 %s", dump_errno_name(e));
+	else
+		fprintf(f, " = %" PRId64, ret);
+}
+
+/* " (map id 17 'counts')": the recorder's identity of an object */
+static void text_identity(FILE *f, const struct bpfrr_rec_object *id, uint32_t kind)
+{
+	fprintf(f, " (%s", dump_kind_name(kind));
+	if (!id) {
+		fputs(", no identity recorded)", f);
+		return;
+	}
+	if (id->flags & BPFRR_OBJECT_F_QUERY_FAILED) {
+		fprintf(f, ", identity query failed: %s)", dump_errno_name(id->err));
+		return;
+	}
+	fprintf(f, " id %u", id->id);
+	if (id->kind == BPFRR_OBJ_PROG) {
+		fputs(" tag ", f);
+		dump_text_hex(f, id->tag, sizeof(id->tag));
+	}
+	if (id->name[0]) {
+		fputs(" '", f);
+		dump_text_escape(f, id->name, strlen(id->name));
+		fputc('\'', f);
+	}
+	fputc(')', f);
+}
+
+/* --- buffers --------------------------------------------------------------------------- */
+
+/* One captured buffer: where, how much, its hash, then its content. */
+static void text_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
+			const char *indent)
+{
+	const struct bpfrr_rec_blob *b = dump_region_blob(o, reg);
+	const char *content = bpfrr_abi_content_name(reg->content);
+	FILE *f = o->f;
+	char sub[64];
+
+	fprintf(f, "%s%s %s: %" PRIu64 " bytes", indent, dump_phase_name(reg->phase), dump_dir_name(reg->dir),
+		b ? b->len : 0);
+	if (b && b->len != reg->len)
+		fprintf(f, " of %" PRIu64, reg->len);
+	if (reg->flags & BPFRR_REGION_TRUNCATED)
+		fprintf(f, " (capped, %" PRIu64 " wanted)", reg->want_len);
+	if (reg->flags & BPFRR_REGION_LEN_UNKNOWN)
+		fputs(" (length unknown)", f);
+	if (reg->flags & BPFRR_REGION_NO_NUL)
+		fputs(" (no NUL)", f);
+	if (reg->flags & BPFRR_REGION_UNREADABLE)
+		fputs(" (unreadable)", f);
+	if (reg->flags & BPFRR_REGION_SHORT)
+		fputs(" (short read)", f);
+	if (reg->err)
+		fprintf(f, " %s", dump_errno_name(reg->err));
+	if (content && reg->content != BPFRR_CONTENT_NONE)
+		fprintf(f, ", %s", content);
+	if (b && b->len > DUMP_SMALL_BUF) {
+		fputs(", sha256 ", f);
+		dump_text_hex(f, b->sha256, 8);
+	}
+	fputc('\n', f);
+	if (b) {
+		snprintf(sub, sizeof(sub), "%s  ", indent);
+		dump_render_content(o, c, reg, b, sub);
+	}
+}
+
+/* Every region of the call whose path is path (both phases), once. */
+static void text_regions_at(struct dump_out *o, const struct dump_call *c, const char *path, const char *indent)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_regions; i++) {
+		if (c->region_done[i] || strcmp(c->regions[i].path, path))
+			continue;
+		c->region_done[i] = true;
+		text_region(o, c, &c->regions[i], indent);
+	}
+}
+
+/* --- fields ------------------------------------------------------------------------------ */
+
+struct text_fields {
+	struct dump_out *o;
+	const struct dump_call *c;
+	const char *indent;
+	size_t prefix_len;	/* strlen of the path prefix to strip */
+	struct dump_fields_seen seen;	/* entry values, to show what the kernel changed at exit */
+	bool exit_pass;
+};
+
+static void text_field_value(struct dump_out *o, const struct bpfrr_field *f, uint64_t value,
+			     const char *symbolic)
+{
+	FILE *out = o->f;
+
+	switch (f->kind) {
+	case BPFRR_FIELD_ENUM:
+	case BPFRR_FIELD_FLAGS:
+		if (symbolic && strcmp(symbolic, "0"))
+			fprintf(out, "%s (%#" PRIx64 ")", symbolic, value);
+		else
+			fprintf(out, "%" PRIu64, value);
+		return;
+	case BPFRR_FIELD_INT:
+		fprintf(out, "%" PRId64, f->size == 4 ? (int64_t)(int32_t)value : (int64_t)value);
+		return;
+	case BPFRR_FIELD_FD:
+		if (!value && (f->flags & BPFRR_FIELDF_FD_OPTIONAL))
+			fputs("0", out);
+		else
+			text_fd(o, (int32_t)value);
+		return;
+	case BPFRR_FIELD_PTR:
+		fprintf(out, "%#" PRIx64, value);
+		return;
+	case BPFRR_FIELD_STR:
+		dump_text_quoted(out, symbolic ? symbolic : "", symbolic ? strlen(symbolic) : 0);
+		return;
+	case BPFRR_FIELD_BYTES:
+		fputs(symbolic ? symbolic : "", out);
+		return;
+	default:
+		fprintf(out, "%" PRIu64, value);
+		return;
+	}
+}
+
+/* One field of a nested struct (an info struct the kernel wrote). */
+static int text_struct_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			     const char *symbolic)
+{
+	struct text_fields *tf = arg;
+	const char *name = strlen(path) > tf->prefix_len ? path + tf->prefix_len : path;
+	FILE *out = tf->o->f;
+
+	if (f->kind == BPFRR_FIELD_PAD)
+		return 0;
+	fprintf(out, "%s%s: ", tf->indent, name);
+	if (f->kind == BPFRR_FIELD_FD)
+		fprintf(out, "%" PRId64, (int64_t)(int32_t)value);
+	else
+		text_field_value(tf->o, f, value, symbolic);
+	fputc('\n', out);
+	return 0;
+}
+
+/* One attr field: its value, and the buffers it points to. */
+static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			   const char *symbolic)
+{
+	struct text_fields *tf = arg;
+	const char *name = !strncmp(path, "attr.", 5) ? path + 5 : path;
+	FILE *out = tf->o->f;
+
+	if (f->kind == BPFRR_FIELD_PAD && !value)
+		return 0;
+	if (!tf->exit_pass) {
+		if (!dump_fields_seen_add(&tf->seen, f, value, symbolic))
+			tf->o->oom = true;
+	} else if (!dump_field_changed(&tf->seen, f, value, symbolic)) {
+		return 0;
+	}
+	fprintf(out, "%s%s%s: ", tf->indent, tf->exit_pass ? "=> " : "", name);
+	text_field_value(tf->o, f, value, symbolic);
+	if (f->kind == BPFRR_FIELD_PAD)
+		fputs(" (reserved, not zero)", out);
+	fputc('\n', out);
+	if (f->kind == BPFRR_FIELD_PTR && !tf->exit_pass && value)
+		text_regions_at(tf->o, tf->c, path, "      ");
+	return 0;
+}
+
+/* fds the call passes inside buffers (attr fields and insns show theirs where they are) */
+struct text_fds {
+	struct dump_out *o;
+	bool any;
+};
+
+static int text_fd_ref(void *arg, const struct bpfrr_abi_fd_ref *ref)
+{
+	struct text_fds *tf = arg;
+
+	if (ref->type == BPFRR_FDREF_FIELD && ref->where == BPFRR_FD_IN_ATTR)
+		return 0;
+	if (ref->type == BPFRR_FDREF_LD_IMM64 || ref->type == BPFRR_FDREF_BTF_ID_MODULE ||
+	    ref->type == BPFRR_FDREF_FD_ARRAY)
+		return 0;
+	if (!tf->any)
+		fputs("    fds in buffers:\n", tf->o->f);
+	tf->any = true;
+	fprintf(tf->o->f, "      %s: ", ref->path);
+	text_fd(tf->o, ref->fd);
+	fputc('\n', tf->o->f);
+	return 0;
+}
+
+/* --- records ------------------------------------------------------------------------------ */
+
+static void text_header(struct dump_out *o, const char *name)
+{
+	const struct bpfrr_trace_header *h = o->hdr;
+	FILE *f = o->f;
+	char when[64] = "?";
+	time_t secs;
+	struct tm tm;
+	uint32_t i;
+
+	if (!h)
+		return;
+	secs = (time_t)(h->start_realtime_ns / 1000000000u);
+	if (gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	fprintf(f, "# bpfrr trace ");
+	dump_text_word(f, name);
+	fprintf(f, ", format %u.%u, recorded by ", h->version_major, h->version_minor);
+	dump_text_escape(f, h->recorder_version, strlen(h->recorder_version));
+	fprintf(f, "\n# machine: ");
+	dump_text_escape(f, h->arch_name, strlen(h->arch_name));
+	fprintf(f, " (e_machine %u), kernel ", h->arch);
+	dump_text_escape(f, h->kernel_release, strlen(h->kernel_release));
+	fputc(' ', f);
+	dump_text_escape(f, h->kernel_version, strlen(h->kernel_version));
+	fprintf(f, ", %u CPUs, page size %u\n", h->nr_cpus, h->page_size);
+	fprintf(f, "# started %s.%09" PRIu64 "Z, recorder pid %u, tracee pid %u\n", when,
+		h->start_realtime_ns % 1000000000u, h->recorder_pid, h->tracee_pid);
+	fputs("# command:", f);
+	for (i = 0; i < h->argc; i++) {
+		fputc(' ', f);
+		dump_text_word(f, h->argv[i]);
+	}
+	fputc('\n', f);
+}
+
+static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_rec_bpf_call *c = dc->bpf;
+	struct text_fields tf = { .o = o, .c = dc, .indent = "    " };
+	struct text_fds fds = { .o = o };
+	FILE *f = o->f;
+	uint32_t i;
+
+	fprintf(f, "#%" PRIu64 " [%u] ", c->seq, c->tid);
+	text_cmd(f, c->cmd);
+	text_result(f, c->ret, c->flags);
+	if (dc->made_kind != BPFRR_OBJ_NONE)
+		text_identity(f, dc->ident, dc->made_kind);
+	if (!(c->flags & BPFRR_CALL_NO_EXIT)) {
+		fputc(' ', f);
+		text_duration(f, c->t_enter_ns, c->t_exit_ns);
+	}
+	fputc('\n', f);
+	fprintf(f, "  attr: %u bytes at %#" PRIx64, c->attr_size, c->attr_addr);
+	if (c->flags & BPFRR_CALL_ATTR_UNREADABLE)
+		fputs(", unreadable", f);
+	else if (c->attr_len != c->attr_size)
+		fprintf(f, ", %u captured", c->attr_len);
+	fputc('\n', f);
+	if (c->cmd >= (uint32_t)BPFRR_ABI_NR_CMDS || !bpfrr_abi_cmd((int)c->cmd)) {
+		fputs("    unknown command; attr bytes: ", f);
+		dump_text_hex(f, c->attr, c->attr_len);
+		fputc('\n', f);
+	} else {
+		bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &dc->env, text_attr_field, &tf);
+		if (c->attr_exit_len) {
+			tf.exit_pass = true;
+			bpfrr_abi_walk_fields_env((int)c->cmd, c->attr_exit, c->attr_exit_len, &dc->env,
+						  text_attr_field, &tf);
+		}
+		bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &dc->env, text_fd_ref, &fds);
+	}
+	/* buffers not pointed to by attr itself (nested, or written at exit) */
+	for (i = 0; i < c->nr_regions; i++) {
+		if (dc->region_done[i])
+			continue;
+		text_label(f, "    ", c->regions[i].path);
+		dc->region_done[i] = true;
+		text_region(o, dc, &c->regions[i], "      ");
+	}
+	dump_fields_seen_free(&tf.seen);
+}
+
+static void text_syscall(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_rec_syscall *s = dc->sys;
+	FILE *f = o->f;
+	uint32_t i;
+
+	fprintf(f, "#%" PRIu64 " [%u] ", s->seq, s->tid);
+	dump_text_escape(f, s->name, strlen(s->name));
+	fputc('(', f);
+	dump_sys_args_text(f, s->name, o->hdr ? o->hdr->arch : 0, s->args);
+	fputc(')', f);
+	text_result(f, s->ret, s->flags);
+	if (!(s->flags & BPFRR_CALL_NO_EXIT)) {
+		fputc(' ', f);
+		text_duration(f, s->t_enter_ns, s->t_exit_ns);
+	}
+	fputc('\n', f);
+	for (i = 0; i < s->nr_regions; i++) {
+		text_label(f, "    ", s->regions[i].path);
+		text_region(o, dc, &s->regions[i], "      ");
+	}
+}
+
+static void text_task(struct dump_out *o, const struct bpfrr_rec_task *t)
+{
+	const char *event = bpfrr_trace_task_event_name(t->event);
+	FILE *f = o->f;
+	uint32_t i;
+
+	fprintf(f, "task %u: ", t->tid);
+	if (event)
+		fputs(event, f);
+	else
+		fprintf(f, "event %u", t->event);
+	switch (t->event) {
+	case BPFRR_TASK_THREAD:
+	case BPFRR_TASK_FORK:
+		fprintf(f, " of %u (tgid %u)", t->other_tid, t->tgid);
+		break;
+	case BPFRR_TASK_START:
+	case BPFRR_TASK_EXEC:
+		fputc(' ', f);
+		dump_text_word(f, t->path);
+		if (t->argc) {
+			fputs(" [", f);
+			for (i = 0; i < t->argc; i++) {
+				if (i)
+					fputc(' ', f);
+				dump_text_word(f, t->argv[i]);
+			}
+			fputc(']', f);
+		}
+		if (t->event == BPFRR_TASK_EXEC && t->other_tid != t->tid)
+			fprintf(f, " (by thread %u)", t->other_tid);
+		break;
+	case BPFRR_TASK_EXIT:
+		fputs(" (", f);
+		dump_text_wait_status(f, t->status);
+		fputc(')', f);
+		break;
+	}
+	fputc('\n', f);
+}
+
+static void text_note(struct dump_out *o, const struct bpfrr_rec_note *n)
+{
+	static const char *const levels[] = { "note", "info", "warning", "error" };
+
+	fprintf(o->f, "%s", n->level < 4 ? levels[n->level] : levels[0]);
+	if (n->seq)
+		fprintf(o->f, " (#%" PRIu64 ")", n->seq);
+	fputs(": ", o->f);
+	dump_text_escape(o->f, n->text, strlen(n->text));
+	fputc('\n', o->f);
+}
+
+static void text_end(struct dump_out *o, const struct bpfrr_rec_end *e)
+{
+	fputs("end: traced command ", o->f);
+	dump_text_wait_status(o->f, e->exit_status);
+	if (e->flags & BPFRR_END_F_DETACHED)
+		fputs(" (recorder detached before the end)", o->f);
+	fputc('\n', o->f);
+}
+
+/* -v: records that are not calls */
+static void text_record(struct dump_out *o, const struct bpfrr_trace_record *rec)
+{
+	FILE *f = o->f;
+
+	switch (rec->type) {
+	case BPFRR_REC_BLOB:
+		fprintf(f, "blob %" PRIu64 ": %" PRIu64 " bytes, sha256 ", rec->blob.id, rec->blob.len);
+		dump_text_hex(f, rec->blob.sha256, sizeof(rec->blob.sha256));
+		fputc('\n', f);
+		break;
+	case BPFRR_REC_FD_EVENT: {
+		const char *op = bpfrr_trace_fd_op_name(rec->fd_event.op);
+
+		fprintf(f, "fd [%u] %s fd %d", rec->fd_event.tid, op ? op : "?", rec->fd_event.fd);
+		if (rec->fd_event.op == BPFRR_FD_DUP)
+			fprintf(f, " -> %d", rec->fd_event.newfd);
+		fprintf(f, ": %s #%" PRIu64, dump_kind_name(rec->fd_event.kind), rec->fd_event.object);
+		if (rec->fd_event.seq)
+			fprintf(f, " (by #%" PRIu64 ")", rec->fd_event.seq);
+		if (rec->fd_event.flags & BPFRR_FD_F_CLOEXEC)
+			fputs(" cloexec", f);
+		fputc('\n', f);
+		break;
+	}
+	case BPFRR_REC_OBJECT:
+		fprintf(f, "identity of #%" PRIu64 " (fd %d):", rec->object.seq, rec->object.fd);
+		text_identity(f, &rec->object, rec->object.kind);
+		fputc('\n', f);
+		break;
+	default:
+		fprintf(f, "record type %u (%u bytes), not known to this version: skipped\n", rec->type,
+			rec->length);
+		break;
+	}
+}
+
+/* --- content -------------------------------------------------------------------------------- */
+
+static void text_string(struct dump_out *o, const char *s, size_t len, const char *indent)
+{
+	fputs(indent, o->f);
+	dump_text_quoted(o->f, s, len);
+	fputc('\n', o->f);
+}
+
+/* A failed call's log (the excerpt, or all of it with -v); else only its size. */
+static void text_log(struct dump_out *o, const struct dump_call *c, const char *text, size_t start, size_t end,
+		     const char *indent)
+{
+	if (!c->failed && !o->opts->verbose) {
+		fprintf(o->f, "%slog: %zu bytes of text\n", indent, end);
+		return;
+	}
+	if (start)
+		fprintf(o->f, "%slog (last %d lines):\n", indent, DUMP_LOG_EXCERPT_LINES);
+	else
+		fprintf(o->f, "%slog:\n", indent);
+	while (start < end) {
+		const char *nl = memchr(text + start, '\n', end - start);
+		size_t n = nl ? (size_t)(nl - (text + start)) : end - start;
+
+		fprintf(o->f, "%s| ", indent);
+		dump_text_escape(o->f, text + start, n);
+		fputc('\n', o->f);
+		start += n + 1;
+	}
+}
+
+/* Instructions, one per line. */
+static void text_insns(struct dump_out *o, const struct bpfrr_disasm_opts *opts, const void *insns, size_t len,
+		       const char *indent)
+{
+	size_t cnt = len / BPFRR_INSN_SIZE;
+
+	fprintf(o->f, "%s%zu insns%s\n", indent, cnt, len % 8 ? " (and a partial one)" : "");
+	if (!o->opts->no_insns)
+		bpfrr_disasm_fprint(o->f, insns, cnt, opts, indent);
+}
+
+/* BTF: type count and the first named types (all with -v). */
+static void text_btf(struct dump_out *o, const struct btf *btf, const char *indent)
+{
+	uint32_t types, named, shown = 0, i;
+
+	if (!btf) {
+		fprintf(o->f, "%sBTF: not parseable\n", indent);
+		return;
+	}
+	dump_btf_counts(btf, &types, &named);
+	fprintf(o->f, "%sBTF: %u types, %u named", indent, types, named);
+	for (i = 1; i <= types; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *name = btf__name_by_offset(btf, t->name_off);
+
+		if (!t->name_off || !name)
+			continue;
+		if (shown == DUMP_TEXT_MAX_NAMES && !o->opts->verbose)
+			break;
+		fprintf(o->f, "%s%s ", shown ? ", " : ": ", dump_btf_kind_name(t));
+		dump_text_escape(o->f, name, strlen(name));
+		shown++;
+	}
+	if (shown < named)
+		fprintf(o->f, ", ... (%u more)", named - shown);
+	fputc('\n', o->f);
+}
+
+/* ids, u32/u64 arrays: the first DUMP_ARRAY_SHOWN (all with -v) */
+static void text_numbers(struct dump_out *o, const void *data, size_t len, int width, const char *indent)
+{
+	size_t n = len / width, i, shown = o->opts->verbose ? n : (n < DUMP_ARRAY_SHOWN ? n : DUMP_ARRAY_SHOWN);
+
+	fprintf(o->f, "%s[", indent);
+	for (i = 0; i < shown; i++) {
+		uint64_t v = 0;
+
+		memcpy(&v, (const uint8_t *)data + i * width, width);
+		fprintf(o->f, width == 8 ? "%s0x%" PRIx64 : "%s%" PRIu64, i ? ", " : "", v);
+	}
+	if (shown < n)
+		fprintf(o->f, ", ... (%zu more)", n - shown);
+	fputs("]\n", o->f);
+}
+
+static void text_fd_array(struct dump_out *o, const void *fds, size_t n, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int32_t fd;
+
+		memcpy(&fd, (const uint8_t *)fds + 4 * i, 4);
+		fprintf(o->f, "%s[%zu] ", indent, i);
+		text_fd(o, fd);
+		fputc('\n', o->f);
+	}
+}
+
+/* An info struct the kernel wrote: a line per field. */
+static void text_info(struct dump_out *o, const struct bpfrr_struct_desc *desc, const void *data, size_t len,
+		      const char *indent)
+{
+	struct text_fields tf = { .o = o, .indent = indent, .prefix_len = strlen("info") + 1 };
+
+	bpfrr_abi_walk_struct_fields(desc, data, len, "info", 0, text_struct_field, &tf);
+}
+
+static void text_perf_attr(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	dump_perf_attr_text(o->f, data, len, indent);
+}
+
+/* a small buffer in hex */
+static void text_bytes(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	if (!len)
+		return;
+	fputs(indent, o->f);
+	dump_text_hex(o->f, data, len);
+	fputc('\n', o->f);
+}
+
+const struct dump_printer dump_text_printer = {
+	.header = text_header,
+	.bpf_call = text_bpf_call,
+	.syscall = text_syscall,
+	.task = text_task,
+	.note = text_note,
+	.end = text_end,
+	.record = text_record,
+	.string = text_string,
+	.log = text_log,
+	.insns = text_insns,
+	.btf = text_btf,
+	.numbers = text_numbers,
+	.fd_array = text_fd_array,
+	.info = text_info,
+	.perf_attr = text_perf_attr,
+	.bytes = text_bytes,
+};
