@@ -23,11 +23,11 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 
-#include "../../replayer/caps.h"
-#include "../../replayer/codegen.h"
-#include "../../replayer/out_elf.h"
-#include "../../replayer/plan.h"
-#include "../../replayer/replay.h"
+#include "caps.h"
+#include "codegen.h"
+#include "out_elf.h"
+#include "plan.h"
+#include "replay.h"
 #include "../guest/replay-sample.h"
 
 /* --- reading the object back ------------------------------------------------------ */

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../replayer/bundle.h"
-#include "../../replayer/frontend_int.h"
-#include "../../replayer/replayer.h"
+#include "bundle.h"
+#include "frontend_int.h"
+#include "replayer.h"
 #include "../data/synth_trace.h"
 #include "bpfrr.h"
 #include "fdmodel.h"

@@ -19,12 +19,12 @@
 
 #include <bpf/btf.h>
 
-#include "../../replayer/codegen.h"
-#include "../../replayer/frontend.h"
-#include "../../replayer/header_runtime.h"
-#include "../../replayer/out_header.h"
-#include "../../replayer/plan.h"
-#include "../../replayer/replay.h"
+#include "codegen.h"
+#include "frontend.h"
+#include "header_runtime.h"
+#include "out_header.h"
+#include "plan.h"
+#include "replay.h"
 #include "../guest/replay-sample.h"
 
 static char data_dir[4096];
