@@ -27,7 +27,6 @@
 #include "codegen.h"
 #include "out_elf.h"
 #include "plan.h"
-#include "replay.h"
 #include "../guest/replay-sample.h"
 
 /* --- reading the object back ------------------------------------------------------ */

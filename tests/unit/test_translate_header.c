@@ -24,7 +24,6 @@
 #include "header_runtime.h"
 #include "out_header.h"
 #include "plan.h"
-#include "replay.h"
 #include "../guest/replay-sample.h"
 
 static char data_dir[4096];
