@@ -14,6 +14,7 @@
 #include "codegen.h"
 #include "exec.h"
 #include "header_runtime.h"
+#include "probe.h"
 #include "replay.h"
 #include "run.h"
 

@@ -38,6 +38,7 @@
 #include "bundle.h"
 #include "caps.h"
 #include "exec.h"
+#include "probe.h"
 #include "replay.h"
 #include "replay-sample.h"
 
