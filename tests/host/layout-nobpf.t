@@ -72,7 +72,7 @@ undefined() {
 
 # syscall_insns ARCHIVE MEMBER-GLOB: "member: instruction" lines
 case $(uname -m) in
-x86_64) insn='^(syscall|sysenter|int +\$0x80)[[:space:]]*$' ;;
+x86_64) insn='^(syscall|sysenter|int +[$]0x80)[[:space:]]*$' ;;
 aarch64) insn='^svc[[:space:]]' ;;
 *) insn= ;;
 esac
