@@ -273,7 +273,7 @@ struct bpfrr_struct_desc {
 struct bpfrr_abi_env;
 
 /*
- * What a command is to the translator (replayer/pass_select.c decides from
+ * What a command is to the translator (replayer/translate/pass_select.c decides from
  * it what to replay). Every row of the table has one; test_bpf_abi fails
  * on a row without.
  */

@@ -1060,7 +1060,7 @@ static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
 	CMD(MAP_UPDATE_BATCH, map_update_batch, BPFRR_OBJ_NONE, true, CLS(MUTATE), FLAGS(BUILDS),
 	    .refuse = { .target_type = ABI_MAP_TYPE_STRUCT_OPS, .why = refuse_struct_ops }),
 	CMD(MAP_DELETE_BATCH, map_delete_batch, BPFRR_OBJ_NONE, true, CLS(MUTATE)),
-	/* whether it is SHARED depends on its attr: see replayer/pass_reloc.c */
+	/* whether it is SHARED depends on its attr: see replayer/translate/pass_reloc.c */
 	CMD(LINK_CREATE, link_create, BPFRR_OBJ_LINK, false, .variant = link_create_variant, CLS(CREATE),
 	    FLAGS(BUILDS), .changes_fd = "link_create.target_fd",
 	    .refuse = { .field = "link_create.iter_info",

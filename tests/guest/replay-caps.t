@@ -6,7 +6,7 @@
 # (`--assume-caps stock-6.12` / `patched-6.12`): the same commands, the same
 # treatment of every pointer, and perf events from syscall programs only on
 # the patched kernel. A kernel series that offers more than bpfrr's list of
-# it (replayer/caps.h) fails here until the list is brought up to date.
+# it (replayer/translate/caps.h) fails here until the list is brought up to date.
 . "$(dirname "$0")/kernel-lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 

@@ -35,10 +35,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../replayer/bundle.h"
-#include "../../replayer/caps.h"
-#include "../../replayer/exec.h"
-#include "../../replayer/replay.h"
+#include "bundle.h"
+#include "caps.h"
+#include "exec.h"
+#include "probe.h"
+#include "replay.h"
 #include "replay-sample.h"
 
 static int failures;

@@ -31,7 +31,7 @@
 #include <linux/btf.h>
 
 #include "bpf_abi.h"
-#include "../../replayer/ir.h"
+#include "ir.h"
 
 #define SAMPLE_FAIL_LAST	0x1
 #define SAMPLE_BAD_PROG		0x2

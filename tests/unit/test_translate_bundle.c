@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../replayer/bundle.h"
-#include "../../replayer/ir.h"
+#include "bundle.h"
+#include "ir.h"
 #include "../guest/replay-sample.h"
 #include "trace.h"
 

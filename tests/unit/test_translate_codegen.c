@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../replayer/caps.h"
-#include "../../replayer/codegen.h"
-#include "../../replayer/emit.h"
-#include "../../replayer/ir.h"
+#include "caps.h"
+#include "codegen.h"
+#include "emit.h"
+#include "ir.h"
 #include "../guest/replay-sample.h"
 
 static const char golden_sample[] =

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_translate_elf.c - `bpfrr translate --format elf` (replayer/out_elf.c):
+ * test_translate_elf.c - `bpfrr translate --format elf` (replayer/translate/out_elf.c):
  * the object read back with libelf (sections, symbols, relocations, the
  * loader and blob against what codegen makes), its BTF and BTF.ext with
  * libbpf's parsers, the whole object opened by libbpf (as `bpftool prog
@@ -23,11 +23,10 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 
-#include "../../replayer/caps.h"
-#include "../../replayer/codegen.h"
-#include "../../replayer/out_elf.h"
-#include "../../replayer/plan.h"
-#include "../../replayer/replay.h"
+#include "caps.h"
+#include "codegen.h"
+#include "out_elf.h"
+#include "plan.h"
 #include "../guest/replay-sample.h"
 
 /* --- reading the object back ------------------------------------------------------ */

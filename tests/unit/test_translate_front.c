@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The translator's front end, pass by pass (replayer/frontend_int.h), on
+ * The translator's front end, pass by pass (replayer/translate/frontend_int.h), on
  * synthetic traces written with the trace writer, and on traces recorded
  * in the guest (tests/data/traces/NAME.trace), whose --explain output must
  * equal tests/data/translate/NAME.explain (BPFRR_UPDATE_GOLDEN=1 rewrites
@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../replayer/bundle.h"
-#include "../../replayer/frontend_int.h"
-#include "../../replayer/replayer.h"
+#include "bundle.h"
+#include "frontend_int.h"
+#include "replayer.h"
 #include "../data/synth_trace.h"
 #include "bpfrr.h"
 #include "fdmodel.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Translator output: `--format header` (replayer/out_header.c) and its
- * runtime (replayer/header_runtime.h).  The header of each committed trace
+ * Translator output: `--format header` (replayer/translate/out_header.c) and its
+ * runtime (replayer/runtime/header_runtime.h).  The header of each committed trace
  * holds what the plan and the code generator make for the assumed caps
  * (loader sizes, user-space steps, kfunc calls, slots); the runtime's raw
  * BTF scan finds the ids libbpf finds; slot names become unique C
@@ -19,12 +19,11 @@
 
 #include <bpf/btf.h>
 
-#include "../../replayer/codegen.h"
-#include "../../replayer/frontend.h"
-#include "../../replayer/header_runtime.h"
-#include "../../replayer/out_header.h"
-#include "../../replayer/plan.h"
-#include "../../replayer/replay.h"
+#include "codegen.h"
+#include "frontend.h"
+#include "header_runtime.h"
+#include "out_header.h"
+#include "plan.h"
 #include "../guest/replay-sample.h"
 
 static char data_dir[4096];

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../replayer/caps.h"
-#include "../../replayer/plan.h"
+#include "caps.h"
+#include "plan.h"
 #include "../guest/replay-sample.h"
 
 static struct bpfrr_caps caps_named(const char *name)

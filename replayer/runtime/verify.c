@@ -222,21 +222,6 @@ int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out)
 
 /* --- pinning ------------------------------------------------------------------ */
 
-void bpfrr_slot_pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size)
-{
-	size_t k;
-
-	if (s->name && *s->name)
-		snprintf(buf, size, "%s", s->name);
-	else
-		snprintf(buf, size, "%s%u", bpfrr_abi_obj_kind_name(s->kind), i);
-	/* bpffs refuses names with a dot (reserved for its own files) */
-	for (k = 0; buf[k]; k++)
-		if (!((buf[k] >= 'a' && buf[k] <= 'z') || (buf[k] >= 'A' && buf[k] <= 'Z') ||
-		      (buf[k] >= '0' && buf[k] <= '9') || buf[k] == '_' || buf[k] == '-'))
-			buf[k] = '_';
-}
-
 int bpfrr_replay_pin(const struct bpfrr_replay *r, const char *dir, char *err, size_t err_size)
 {
 	char **pinned;

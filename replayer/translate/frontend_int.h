@@ -2,7 +2,7 @@
 /*
  * frontend_int.h - what the translator's front-end passes share (see
  * frontend.h for the passes).  Internal to replayer/frontend*.c and
- * replayer/pass_*.c, and to their unit tests, which run the passes one by
+ * replayer/translate/pass_*.c, and to their unit tests, which run the passes one by
  * one on synthetic and recorded traces.
  *
  *   fe_load()            the trace in memory: calls, tasks, fd events,

@@ -18,8 +18,8 @@
  * since its syscall-program support began are UNKNOWN, and calls using
  * them stay in user space.
  *
- * The caps come from probing the running kernel (probe.c, in the guest
- * only) or, for planning without a kernel, from a named assumption.
+ * The caps come from probing the running kernel (runtime/probe.h, in the
+ * guest only) or, for planning without a kernel, from a named assumption.
  */
 #ifndef BPFRR_CAPS_H
 #define BPFRR_CAPS_H
@@ -141,23 +141,5 @@ void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out);
  */
 int bpfrr_caps_parse_list(struct bpfrr_caps *caps, const char *text, const char *source, char *err,
 			  size_t err_size);
-
-/*
- * What the running kernel's syscall programs can do (probe.c): the
- * kernel's own list (BPFRR_CAPS_SYSFS) if it has one, else a probe
- * program for the commands; then a probe program for the pointers that may
- * be user pointers (log_buf, btf_log_buf, raw_tracepoint.name) and that
- * the list does not name; with BPFRR_CAPS_PROBE_PERF the perf event kfunc
- * in the kernel's BTF.  Never call this outside a BPF-capable guest.
- * 0, or -errno with a message in err.
- */
-int bpfrr_caps_probe(struct bpfrr_caps *caps, unsigned int flags, char *err, size_t err_size);
-
-/*
- * Flags of bpfrr_caps_probe: also look the perf event kfunc up (a scan of
- * the kernel's whole BTF, tens of ms under emulation: only worth it when
- * there are perf events to open).
- */
-#define BPFRR_CAPS_PROBE_PERF	0x1
 
 #endif /* BPFRR_CAPS_H */

@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct bpfrr_cmd_log;
+
 /* Upper bounds the IR enforces (also when reading a bundle). */
 #define BPFRR_IR_MAX_ATTR	4096u		/* the kernel's own limit (PAGE_SIZE) */
 #define BPFRR_IR_MAX_BUF	(256u << 20)	/* one buffer */
@@ -229,5 +231,22 @@ bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot);
 /* "BPF_PROG_LOAD", "perf_event_open", "ioctl(PERF_EVENT_IOC_SET_BPF)" into buf */
 const char *bpfrr_ir_call_name(const struct bpfrr_ir_call *c, char *buf, size_t size);
 const char *bpfrr_ir_ref_name(uint32_t ref);
+
+/*
+ * The name slot i is pinned under by `bpfrr replay --pin` and `translate
+ * --format elf --pin`: the slot name with characters other than letters,
+ * digits, '-' and '_' as '_' (bpffs refuses dots: "map.counts" becomes
+ * "map_counts"), or the object kind and i for a slot without a name.
+ */
+void bpfrr_slot_pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size);
+
+/* The log buffer fields of a call's command (PROG_LOAD, BTF_LOAD), or NULL. */
+const struct bpfrr_cmd_log *bpfrr_ir_call_log(const struct bpfrr_ir_call *c);
+/*
+ * Gives the call its log buffer (size bytes, log_level 1 if it was 0), so
+ * that a diagnostic rerun of a failed load fetches the kernel's log.
+ * 0, or -EINVAL (the command has no log), -ENOSPC (attr too short), -errno.
+ */
+int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size);
 
 #endif /* BPFRR_IR_H */

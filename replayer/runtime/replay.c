@@ -14,6 +14,7 @@
 #include "codegen.h"
 #include "exec.h"
 #include "header_runtime.h"
+#include "probe.h"
 #include "replay.h"
 #include "run.h"
 
@@ -91,53 +92,6 @@ static int resolve_values(struct bpfrr_replay *r)
 }
 
 /* --- diagnostics ------------------------------------------------------------ */
-
-/* The log buffer fields of a call's command (PROG_LOAD, BTF_LOAD), or NULL. */
-static const struct bpfrr_cmd_log *call_log(const struct bpfrr_ir_call *c)
-{
-	const struct bpfrr_cmd_desc *d = c->op == BPFRR_IR_BPF ? bpfrr_abi_cmd((int)c->cmd) : NULL;
-
-	return d && d->log.buf ? &d->log : NULL;
-}
-
-int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size)
-{
-	struct bpfrr_ir_call *c = &ir->calls[call];
-	const struct bpfrr_cmd_log *log = call_log(c);
-	const struct bpfrr_field *buf_f, *level_f, *size_f;
-	char path[64];
-	uint32_t level, i;
-	int ret;
-
-	if (!log)
-		return -EINVAL;
-	buf_f = bpfrr_abi_cmd_field(c->cmd, log->buf);
-	level_f = bpfrr_abi_cmd_field(c->cmd, log->level);
-	size_f = bpfrr_abi_cmd_field(c->cmd, log->size);
-	snprintf(path, sizeof(path), "attr.%s", log->buf);
-	if (!buf_f || !level_f || !size_f || (uint32_t)buf_f->offset + 8 > c->attr_size ||
-	    (uint32_t)level_f->offset + 4 > c->attr_size || (uint32_t)size_f->offset + 4 > c->attr_size)
-		return -ENOSPC;
-	memcpy(&level, c->attr + level_f->offset, 4);
-	if (!level) {
-		level = 1;
-		memcpy(c->attr + level_f->offset, &level, 4);
-	}
-	memcpy(c->attr + size_f->offset, &size, 4);
-	for (i = 0; i < c->nr_bufs; i++) {
-		if (c->bufs[i].parent == BPFRR_IR_IN_ATTR && c->bufs[i].ptr_offset == buf_f->offset) {
-			free(c->bufs[i].data);
-			c->bufs[i].data = NULL;
-			c->bufs[i].dir = BPFRR_DIR_OUT;
-			c->bufs[i].len = size;
-			c->bufs[i].flags |= BPFRR_IR_BUF_LOG;
-			return 0;
-		}
-	}
-	ret = bpfrr_ir_add_buf(ir, call, BPFRR_IR_IN_ATTR, buf_f->offset, path, NULL, size, BPFRR_DIR_OUT,
-			       BPFRR_CONTENT_LOG);
-	return ret < 0 ? ret : 0;
-}
 
 static char *log_copy(const uint8_t *p, uint32_t len)
 {
@@ -347,7 +301,7 @@ static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 	if (r->log || r->failed_call < 0 || o->flags & BPFRR_REPLAY_NO_LOG_RERUN)
 		return;
 	c = &r->ir->calls[r->failed_call];
-	if (!call_log(c))
+	if (!bpfrr_ir_call_log(c))
 		return;
 	ir2 = bpfrr_ir_clone(r->ir);
 	if (!ir2)

@@ -666,7 +666,7 @@ static void put_top(struct hw *w, const struct bpfrr_header_opts *o)
 		fprintf(out, "#if !defined(__x86_64__)\n#error \"%s was recorded on x86_64\"\n#endif\n\n", w->name);
 	else if (ir->arch == EM_AARCH64_)
 		fprintf(out, "#if !defined(__aarch64__)\n#error \"%s was recorded on arm64\"\n#endif\n\n", w->name);
-	fprintf(out, "#include <stddef.h>\n\n/* ---- the runtime (bpfrr replayer/header_runtime.h) ---- */\n");
+	fprintf(out, "#include <stddef.h>\n\n/* ---- the runtime (bpfrr replayer/runtime/header_runtime.h) ---- */\n");
 	fputs(runtime_text, out);
 	fprintf(out, "/* ---- end of the runtime ---- */\n");
 }

@@ -71,10 +71,4 @@ int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out);
  */
 int bpfrr_replay_pin(const struct bpfrr_replay *r, const char *dir, char *err, size_t err_size);
 
-/* The name bpfrr_replay_pin() pins slot i under (also `translate --format elf --pin`). */
-void bpfrr_slot_pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size);
-
-/* The IR with the call's log buffer present (log_level 1 if it was 0): for diagnostics. */
-int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size);
-
 #endif /* BPFRR_REPLAY_H */

@@ -23,7 +23,6 @@
 #include "codegen.h"
 #include "out_elf.h"
 #include "plan.h"
-#include "replay.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ir.c - building, copying and checking the translator's IR (see ir.h).
+ * ir.c - building, copying and checking the translator's IR, and what the
+ * translator and the runtime both need to know of it: the names slots are
+ * pinned under, a call's log buffer (see ir.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -615,4 +617,69 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 out:
 	free(made_at);
 	return ret;
+}
+
+/* --- names ----------------------------------------------------------------- */
+
+void bpfrr_slot_pin_name(const struct bpfrr_ir_slot *s, uint32_t i, char *buf, size_t size)
+{
+	size_t k;
+
+	if (s->name && *s->name)
+		snprintf(buf, size, "%s", s->name);
+	else
+		snprintf(buf, size, "%s%u", bpfrr_abi_obj_kind_name(s->kind), i);
+	/* bpffs refuses names with a dot (reserved for its own files) */
+	for (k = 0; buf[k]; k++)
+		if (!((buf[k] >= 'a' && buf[k] <= 'z') || (buf[k] >= 'A' && buf[k] <= 'Z') ||
+		      (buf[k] >= '0' && buf[k] <= '9') || buf[k] == '_' || buf[k] == '-'))
+			buf[k] = '_';
+}
+
+/* --- log buffers ------------------------------------------------------------ */
+
+const struct bpfrr_cmd_log *bpfrr_ir_call_log(const struct bpfrr_ir_call *c)
+{
+	const struct bpfrr_cmd_desc *d = c->op == BPFRR_IR_BPF ? bpfrr_abi_cmd((int)c->cmd) : NULL;
+
+	return d && d->log.buf ? &d->log : NULL;
+}
+
+int bpfrr_ir_force_log(struct bpfrr_ir *ir, uint32_t call, uint32_t size)
+{
+	struct bpfrr_ir_call *c = &ir->calls[call];
+	const struct bpfrr_cmd_log *log = bpfrr_ir_call_log(c);
+	const struct bpfrr_field *buf_f, *level_f, *size_f;
+	char path[64];
+	uint32_t level, i;
+	int ret;
+
+	if (!log)
+		return -EINVAL;
+	buf_f = bpfrr_abi_cmd_field(c->cmd, log->buf);
+	level_f = bpfrr_abi_cmd_field(c->cmd, log->level);
+	size_f = bpfrr_abi_cmd_field(c->cmd, log->size);
+	snprintf(path, sizeof(path), "attr.%s", log->buf);
+	if (!buf_f || !level_f || !size_f || (uint32_t)buf_f->offset + 8 > c->attr_size ||
+	    (uint32_t)level_f->offset + 4 > c->attr_size || (uint32_t)size_f->offset + 4 > c->attr_size)
+		return -ENOSPC;
+	memcpy(&level, c->attr + level_f->offset, 4);
+	if (!level) {
+		level = 1;
+		memcpy(c->attr + level_f->offset, &level, 4);
+	}
+	memcpy(c->attr + size_f->offset, &size, 4);
+	for (i = 0; i < c->nr_bufs; i++) {
+		if (c->bufs[i].parent == BPFRR_IR_IN_ATTR && c->bufs[i].ptr_offset == buf_f->offset) {
+			free(c->bufs[i].data);
+			c->bufs[i].data = NULL;
+			c->bufs[i].dir = BPFRR_DIR_OUT;
+			c->bufs[i].len = size;
+			c->bufs[i].flags |= BPFRR_IR_BUF_LOG;
+			return 0;
+		}
+	}
+	ret = bpfrr_ir_add_buf(ir, call, BPFRR_IR_IN_ATTR, buf_f->offset, path, NULL, size, BPFRR_DIR_OUT,
+			       BPFRR_CONTENT_LOG);
+	return ret < 0 ? ret : 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * probe.c - asking the running kernel what its syscall programs can do
- * (see caps.h).  Two small syscall programs:
+ * (see probe.h, caps.h).  Two small syscall programs:
  *
  * 1. Commands.  For every command, bpf_sys_bpf(cmd, blob, 4097).  The
  *    helper refuses commands it does not accept with -EINVAL before
@@ -38,6 +38,7 @@
 #include "caps.h"
 #include "emit.h"
 #include "header_runtime.h"
+#include "probe.h"
 #include "run.h"
 
 #define PROBE_SIZE	4097u	/* > PAGE_SIZE: __sys_bpf() says -E2BIG without reading */

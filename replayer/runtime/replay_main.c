@@ -17,6 +17,7 @@
 #include "bundle.h"
 #include "codegen.h"
 #include "frontend.h"
+#include "probe.h"
 #include "replay.h"
 #include "replayer.h"
 #include "run.h"
