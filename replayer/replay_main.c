@@ -28,7 +28,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bpfrr replay [OPTIONS] BUNDLE|TRACE [-- CMD [ARGS...]]\n"
-		"       bpfrr replay --caps [--assume-caps NAME]\n"
+		"       bpfrr replay --caps [--assume-caps NAME] [--json]\n"
 		"\n"
 		"Replays a translated load (bpfrr translate) in the running kernel: calls that the\n"
 		"kernel's syscall programs can make run inside loader programs, the others in user\n"
