@@ -266,6 +266,10 @@ int bpfrr_translate_main(int argc, char **argv)
 	}
 	if (!output) {
 		if (asprintf(&def_out, "%s%s", argv[optind], format->suffix) < 0) {
+			if (xo) {
+				xo->ops->error(xo, "out of memory", false);
+				xo->ops->end(xo);
+			}
 			bpfrr_ir_free(ir);
 			return BPFRR_EXIT_FAILURE;
 		}
