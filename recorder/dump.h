@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "trace.h"
 
 #define DUMP_MAX_FILTERS 64
@@ -37,44 +38,6 @@ struct bpfrr_dump_opts {
 int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts *opts, FILE *out, FILE *err);
 
 int bpfrr_dump_main(int argc, char **argv);
-
-/* --- JSON output (dump_json.c) ----------------------------------------------------- */
-
-struct json_out {
-	FILE *f;
-	int depth;
-	bool first[32];		/* nothing emitted yet at this depth */
-};
-
-void json_start(struct json_out *j, FILE *f);
-void json_obj_begin(struct json_out *j, const char *key);	/* key NULL inside arrays / at top */
-void json_obj_end(struct json_out *j);
-void json_arr_begin(struct json_out *j, const char *key);
-void json_arr_end(struct json_out *j);
-void json_str(struct json_out *j, const char *key, const char *s);
-void json_strn(struct json_out *j, const char *key, const void *s, size_t len);
-void json_u64(struct json_out *j, const char *key, uint64_t v);
-void json_i64(struct json_out *j, const char *key, int64_t v);
-void json_bool(struct json_out *j, const char *key, bool v);
-void json_null(struct json_out *j, const char *key);
-void json_hex(struct json_out *j, const char *key, const void *data, size_t len);
-/* end of one line (top-level object) */
-void json_newline(struct json_out *j);
-/* the escaped form of s[0..len) (without quotes), as JSON wants it */
-void json_escape(FILE *f, const void *s, size_t len);
-
-/*
- * Values keyed by dotted names ("link_create.kprobe_multi.cnt") emitted as
- * nested objects ({"link_create": {"kprobe_multi": {"cnt": ...}}}).
- */
-struct json_tree;
-struct json_tree *json_tree_new(void);
-void json_tree_free(struct json_tree *t);
-/* the value kinds; strings are copied */
-void json_tree_u64(struct json_tree *t, const char *path, uint64_t v);
-void json_tree_i64(struct json_tree *t, const char *path, int64_t v);
-void json_tree_str(struct json_tree *t, const char *path, const char *s);
-void json_tree_emit(struct json_tree *t, struct json_out *j, const char *key);
 
 /* --- syscalls other than bpf() (dump_sys.c) ---------------------------------------- */
 

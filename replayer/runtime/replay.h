@@ -63,6 +63,34 @@ void bpfrr_replay_close(struct bpfrr_replay *r);
  */
 int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out);
 
+/* One check of bpfrr_replay_verify: a field of a slot's object, recorded against replayed. */
+struct bpfrr_verify_row {
+	uint32_t slot;
+	const char *kind;		/* "map", "prog", "btf", "link", ... */
+	const char *object;		/* the slot's name, or its kind */
+	const char *field;		/* "type", "tag", "name", "key_size", ... */
+	const char *recorded, *replayed;	/* the values as the table shows them */
+	int verdict;			/* 1 equal, 0 mismatch, -1 not checkable */
+	int query_err;			/* -errno: the object could not be queried (no field; a mismatch) */
+};
+
+struct bpfrr_verify_totals {
+	uint32_t checks, mismatches, unchecked;
+};
+
+typedef void bpfrr_verify_row_fn(void *ctx, const struct bpfrr_verify_row *row);
+
+/*
+ * The checks of bpfrr_replay_verify, each handed to fn, the counts in tot:
+ * for a printer of its own (replay_out.h).  Returns the number of mismatches.
+ */
+int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, bpfrr_verify_row_fn *fn, void *ctx,
+			     struct bpfrr_verify_totals *tot);
+/* bpfrr_replay_verify's table, piece by piece */
+void bpfrr_verify_print_head(FILE *out);
+void bpfrr_verify_print_row(FILE *out, const struct bpfrr_verify_row *row);
+void bpfrr_verify_print_totals(FILE *out, const struct bpfrr_verify_totals *tot);
+
 /*
  * Pins every KEEP slot that is a map, program or link as DIR/NAME (the slot
  * name with characters other than letters, digits, '-' and '_' as '_':

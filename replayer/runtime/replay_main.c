@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "frontend.h"
 #include "probe.h"
 #include "replay.h"
+#include "replay_out.h"
 #include "replayer.h"
 #include "run.h"
 #include "trace.h"
@@ -27,7 +29,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: bpfrr replay [OPTIONS] BUNDLE|TRACE [-- CMD [ARGS...]]\n"
-		"       bpfrr replay --caps [--assume-caps NAME]\n"
+		"       bpfrr replay --caps [--assume-caps NAME] [--json]\n"
 		"\n"
 		"Replays a translated load (bpfrr translate) in the running kernel: calls that the\n"
 		"kernel's syscall programs can make run inside loader programs, the others in user\n"
@@ -44,6 +46,10 @@ static void usage(FILE *out)
 		"                       instead of probing this one (no bpf() at all)\n"
 		"  --caps               print what this kernel's syscall programs can do, then stop\n"
 		"  -v, --verbose        print the kernel's capabilities, the plan, the loaders, steps\n"
+		"                       (on stderr with --json)\n"
+		"  --json               print one JSON object instead of text: the caps, the plan and\n"
+		"                       loaders, the replay's figures, the verification\n"
+		"                       (docs/replay-json.md)\n"
 		"  -h, --help\n"
 		"\n"
 		"Exit status: 0 success, 1 replay failure or verification mismatch, 2 bad usage or\n"
@@ -51,29 +57,39 @@ static void usage(FILE *out)
 		BPFRR_CAPS_ASSUME_NAMES);
 }
 
-static double ms(uint64_t ns)
+/* An error: on stderr, and to the output (JSON carries it too). */
+static void fail(struct bpfrr_replay_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct bpfrr_replay_out *out, const char *fmt, ...)
 {
-	return ns / 1e6;
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "bpfrr replay: %s\n", msg);
+	out->ops->error(out, msg);
 }
 
 /* Caps named by --assume-caps, or probed from this kernel; 0 or an exit status. */
-static int get_caps(struct bpfrr_caps *caps, const char *assume, unsigned int probe_flags)
+static int get_caps(struct bpfrr_replay_out *out, struct bpfrr_caps *caps, const char *assume,
+		    unsigned int probe_flags)
 {
 	char err[512];
 
 	if (assume) {
 		if (!bpfrr_caps_assume(caps, assume))
 			return 0;
-		fprintf(stderr, "bpfrr replay: --assume-caps '%s': unknown (%s)\n", assume, BPFRR_CAPS_ASSUME_NAMES);
+		fail(out, "--assume-caps '%s': unknown (%s)", assume, BPFRR_CAPS_ASSUME_NAMES);
 		return BPFRR_EXIT_USAGE;
 	}
 	if (!bpfrr_caps_probe(caps, probe_flags, err, sizeof(err)))
 		return 0;
-	fprintf(stderr, "bpfrr replay: probing the kernel: %s\n", err);
+	fail(out, "probing the kernel: %s", err);
 	return BPFRR_EXIT_FAILURE;
 }
 
-static int read_input(const char *path, struct bpfrr_ir **ir)
+static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpfrr_ir **ir)
 {
 	char err[512], head[8] = { 0 };
 	ssize_t n = 0;
@@ -85,7 +101,7 @@ static int read_input(const char *path, struct bpfrr_ir **ir)
 		close(fd);
 	}
 	if (fd < 0 || n < 0) {
-		fprintf(stderr, "bpfrr replay: %s: %s\n", path, strerror(errno));
+		fail(out, "%s: %s", path, strerror(errno));
 		return BPFRR_EXIT_USAGE;
 	}
 	if (n == 8 && !memcmp(head, BPFRR_TRACE_MAGIC, 8)) {
@@ -95,7 +111,7 @@ static int read_input(const char *path, struct bpfrr_ir **ir)
 
 		*ir = bpfrr_frontend_translate(path, &fo, &res, err, sizeof(err));
 		if (!*ir) {
-			fprintf(stderr, "bpfrr replay: %s\n", err);
+			fail(out, "%s", err);
 			return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
 		}
 		if (res.truncated)
@@ -104,27 +120,28 @@ static int read_input(const char *path, struct bpfrr_ir **ir)
 	}
 	*ir = bpfrr_bundle_read(path, err, sizeof(err));
 	if (!*ir) {
-		fprintf(stderr, "bpfrr replay: %s\n", err);
+		fail(out, "%s", err);
 		return BPFRR_EXIT_USAGE;
 	}
 	return 0;
 }
 
 /* --plan: what would run where, and the loaders, for the given caps. */
-static int print_plan(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, unsigned int plan_flags)
+static int print_plan(struct bpfrr_replay_out *out, const struct bpfrr_ir *ir, const struct bpfrr_caps *caps,
+		      unsigned int plan_flags)
 {
 	struct bpfrr_plan plan;
 	char err[512];
 	uint32_t s;
 	int ret;
 
-	bpfrr_caps_print(caps, stdout);
+	out->ops->caps(out, caps);
 	ret = bpfrr_plan_make(ir, caps, plan_flags, &plan, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "bpfrr replay: %s\n", err);
+		fail(out, "%s", err);
 		return BPFRR_EXIT_FAILURE;
 	}
-	bpfrr_plan_print(ir, &plan, stdout);
+	out->ops->plan(out, ir, &plan);
 	for (s = 0; s < plan.nr_segs; s++) {
 		struct bpfrr_loader l;
 
@@ -133,33 +150,41 @@ static int print_plan(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, 
 		ret = bpfrr_codegen(ir, &plan.order[plan.segs[s].first], plan.segs[s].nr, caps,
 				    BPFRR_CG_NOTES, &l, err, sizeof(err));
 		if (ret) {
-			fprintf(stderr, "bpfrr replay: segment %u: %s\n", s, err);
+			fail(out, "segment %u: %s", s, err);
 			bpfrr_plan_free(&plan);
 			return BPFRR_EXIT_FAILURE;
 		}
-		printf("segment %u ", s);
-		bpfrr_loader_print(ir, &l, stdout);
+		out->ops->loader(out, ir, s, &l);
 		bpfrr_loader_free(&l);
 	}
 	bpfrr_plan_free(&plan);
 	return 0;
 }
 
-static void report(const struct bpfrr_replay *r, const struct bpfrr_ir *ir)
+static void verify_row(void *ctx, const struct bpfrr_verify_row *row)
 {
-	printf("replay: %u calls: %u in kernel (%u loader run%s, %u insns, %u-byte blob, %u-byte user "
-	       "image), %u in user space; %u of %llu recorded calls dropped by the translator\n",
-	       ir->nr_calls, r->nr_kernel_calls, r->nr_loader_runs, r->nr_loader_runs == 1 ? "" : "s",
-	       r->loader_insns, r->loader_blob, r->loader_user, r->nr_user_calls, ir->nr_drops,
-	       (unsigned long long)ir->nr_recorded);
-	printf("replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f, run %.3f, user %.3f, "
-	       "total %.3f\n", ms(r->t_probe), ms(r->t_plan), ms(r->t_codegen), ms(r->t_load), ms(r->t_run),
-	       ms(r->t_user), ms(r->t_total));
+	struct bpfrr_replay_out *out = ctx;
+
+	out->ops->verify_row(out, row);
 }
 
-static int hold(void)
+/* --verify: the table, and whether every check held */
+static int verify(struct bpfrr_replay_out *out, const struct bpfrr_replay *r)
+{
+	struct bpfrr_verify_totals tot;
+	uint64_t t0 = bpfrr_now_ns();
+	int bad;
+
+	out->ops->verify_begin(out);
+	bad = bpfrr_replay_verify_rows(r, verify_row, out, &tot);
+	out->ops->verify_end(out, &tot, bpfrr_now_ns() - t0);
+	return bad;
+}
+
+static int hold(struct bpfrr_replay_out *out)
 {
 	sigset_t set;
+	char text[128];
 	int sig;
 
 	sigemptyset(&set);
@@ -167,11 +192,11 @@ static int hold(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	printf("replay: holding the objects; SIGINT or SIGTERM releases them\n");
-	fflush(stdout);
+	out->ops->notice(out, "holding the objects; SIGINT or SIGTERM releases them");
 	if (sigwait(&set, &sig))
 		return BPFRR_EXIT_FAILURE;
-	printf("replay: %s: releasing\n", strsignal(sig));
+	snprintf(text, sizeof(text), "%s: releasing", strsignal(sig));
+	out->ops->notice(out, text);
 	return 0;
 }
 
@@ -202,7 +227,7 @@ static int run_command(char **argv)
 
 int bpfrr_replay_main(int argc, char **argv)
 {
-	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS };
+	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
 	static const struct option options[] = {
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "hold", no_argument, NULL, OPT_HOLD },
@@ -211,12 +236,16 @@ int bpfrr_replay_main(int argc, char **argv)
 		{ "plan", no_argument, NULL, OPT_PLAN },
 		{ "assume-caps", required_argument, NULL, OPT_ASSUME },
 		{ "caps", no_argument, NULL, OPT_CAPS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pin_dir = NULL, *assume = NULL;
-	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false;
+	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false, want_json = false;
+	/* what goes to stdout, text or JSON: chosen once, here */
+	struct bpfrr_replay_out out = { .ops = &bpfrr_replay_plain, .f = stdout };
+	struct json_out json;
 	struct bpfrr_replay_opts o = { 0 };
 	struct bpfrr_caps caps;
 	struct bpfrr_replay r;
@@ -234,19 +263,29 @@ int bpfrr_replay_main(int argc, char **argv)
 		case OPT_PLAN: do_plan = true; break;
 		case OPT_ASSUME: assume = optarg; break;
 		case OPT_CAPS: do_caps = true; break;
+		case OPT_JSON: want_json = true; break;
 		case 'v': o.verbose = stdout; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return BPFRR_EXIT_USAGE;
 		}
 	}
+	if (want_json) {
+		json_start(&json, stdout);
+		out = (struct bpfrr_replay_out){ .ops = &bpfrr_replay_json, .j = &json };
+		if (o.verbose)
+			o.verbose = stderr;	/* stdout holds the one object */
+	}
 	if (do_caps) {
 		if (optind < argc || do_plan || do_hold || pin_dir || do_verify) {
-			fprintf(stderr, "bpfrr replay: --caps takes no bundle and no other option than --assume-caps\n");
+			fprintf(stderr, "bpfrr replay: --caps takes no bundle and no other option than --assume-caps "
+				"and --json\n");
 			return BPFRR_EXIT_USAGE;
 		}
-		ret = get_caps(&caps, assume, BPFRR_CAPS_PROBE_PERF);
+		out.ops->begin(&out);
+		ret = get_caps(&out, &caps, assume, BPFRR_CAPS_PROBE_PERF);
 		if (!ret)
-			bpfrr_caps_print(&caps, stdout);
+			out.ops->caps(&out, &caps);
+		out.ops->end(&out);
 		return ret;
 	}
 	if (optind >= argc) {
@@ -274,14 +313,18 @@ int bpfrr_replay_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr replay: --plan replays nothing: no --pin, --hold, --verify or command\n");
 		return BPFRR_EXIT_USAGE;
 	}
-	ret = read_input(argv[optind], &ir);
-	if (ret)
+	out.ops->begin(&out);
+	ret = read_input(&out, argv[optind], &ir);
+	if (ret) {
+		out.ops->end(&out);
 		return ret;
+	}
 
 	if (do_plan) {
-		ret = get_caps(&caps, assume, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0);
+		ret = get_caps(&out, &caps, assume, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0);
 		if (!ret)
-			ret = print_plan(ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
+			ret = print_plan(&out, ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
+		out.ops->end(&out);
 		bpfrr_ir_free(ir);
 		return ret;
 	}
@@ -292,31 +335,27 @@ int bpfrr_replay_main(int argc, char **argv)
 		if (r.log)
 			fprintf(stderr, "bpfrr replay: the kernel's log:\n%s\n", r.log);
 		fprintf(stderr, "bpfrr replay: nothing was left behind\n");
-		report(&r, ir);
+		out.ops->replay(&out, ir, &r, false);
+		out.ops->end(&out);
 		bpfrr_replay_close(&r);
 		bpfrr_ir_free(ir);
 		return BPFRR_EXIT_FAILURE;
 	}
-	report(&r, ir);
-	if (do_verify) {
-		uint64_t t0 = bpfrr_now_ns();
-		int bad = bpfrr_replay_verify(&r, stdout);
-
-		printf("replay: verify took %.3f ms\n", ms(bpfrr_now_ns() - t0));
-		if (bad)
-			status = BPFRR_EXIT_FAILURE;
-	}
+	out.ops->replay(&out, ir, &r, true);
+	if (do_verify && verify(&out, &r))
+		status = BPFRR_EXIT_FAILURE;
 	if (!status && pin_dir) {
 		if (bpfrr_replay_pin(&r, pin_dir, err, sizeof(err))) {
-			fprintf(stderr, "bpfrr replay: %s\n", err);
+			fail(&out, "%s", err);
 			status = BPFRR_EXIT_FAILURE;
 		} else {
-			printf("replay: pinned under %s\n", pin_dir);
+			out.ops->pinned(&out, pin_dir);
 		}
 	}
+	out.ops->end(&out);
 	fflush(stdout);
 	if (!status && do_hold)
-		status = hold();
+		status = hold(&out);
 	else if (!status && cmd)
 		status = run_command(cmd);
 	bpfrr_replay_close(&r);

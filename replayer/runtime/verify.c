@@ -27,20 +27,26 @@ static int get_info(int fd, void *info, uint32_t len)
 }
 
 struct table {
-	FILE *out;
-	uint32_t checks, mismatches, unchecked;
+	const struct bpfrr_replay *r;
+	bpfrr_verify_row_fn *fn;
+	void *ctx;
+	struct bpfrr_verify_totals tot;
 };
 
 static void row(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
 		const char *got, int verdict /* 1 ok, 0 mismatch, -1 not checkable */)
 {
-	t->checks++;
+	struct bpfrr_verify_row row = {
+		.slot = slot, .kind = bpfrr_abi_obj_kind_name(t->r->ir->slots[slot].kind), .object = obj,
+		.field = field, .recorded = want, .replayed = got, .verdict = verdict,
+	};
+
+	t->tot.checks++;
 	if (verdict == 0)
-		t->mismatches++;
+		t->tot.mismatches++;
 	if (verdict < 0)
-		t->unchecked++;
-	fprintf(t->out, "  %4u  %-24.24s %-14s %-20s %-20s %s\n", slot, obj, field, want, got,
-		verdict > 0 ? "ok" : verdict == 0 ? "MISMATCH" : "unchecked");
+		t->tot.unchecked++;
+	t->fn(t->ctx, &row);
 }
 
 static void row_u(struct table *t, uint32_t slot, const char *obj, const char *field, uint64_t want,
@@ -199,25 +205,70 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 	return 0;
 }
 
-int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out)
+int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, bpfrr_verify_row_fn *fn, void *ctx,
+			     struct bpfrr_verify_totals *tot)
 {
-	struct table t = { out, 0, 0, 0 };
+	struct table t = { .r = r, .fn = fn, .ctx = ctx };
 	uint32_t i;
 	int ret;
 
-	fprintf(out, "verify:\n  %4s  %-24s %-14s %-20s %-20s %s\n", "slot", "object", "field", "recorded",
-		"replayed", "");
 	for (i = 0; i < r->ir->nr_slots; i++) {
 		if (!r->ir->slots[i].ident.have)
 			continue;
 		ret = verify_slot(r, i, &t);
 		if (ret) {
-			fprintf(out, "  %4u  querying the object: %s\n", i, strerror(-ret));
-			t.mismatches++;
+			const struct bpfrr_ir_slot *s = &r->ir->slots[i];
+			struct bpfrr_verify_row row = {
+				.slot = i, .kind = bpfrr_abi_obj_kind_name(s->kind),
+				.object = s->name ? s->name : bpfrr_abi_obj_kind_name(s->kind), .query_err = ret,
+			};
+
+			fn(ctx, &row);
+			t.tot.mismatches++;
 		}
 	}
-	fprintf(out, "verify: %u checks, %u mismatches, %u unchecked\n", t.checks, t.mismatches, t.unchecked);
-	return t.mismatches;
+	*tot = t.tot;
+	return t.tot.mismatches;
+}
+
+/* --- the table as text ------------------------------------------------------------------- */
+
+void bpfrr_verify_print_head(FILE *out)
+{
+	fprintf(out, "verify:\n  %4s  %-24s %-14s %-20s %-20s %s\n", "slot", "object", "field", "recorded",
+		"replayed", "");
+}
+
+void bpfrr_verify_print_row(FILE *out, const struct bpfrr_verify_row *row)
+{
+	if (row->query_err)
+		fprintf(out, "  %4u  querying the object: %s\n", row->slot, strerror(-row->query_err));
+	else
+		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s\n", row->slot, row->object, row->field,
+			row->recorded, row->replayed,
+			row->verdict > 0 ? "ok" : row->verdict == 0 ? "MISMATCH" : "unchecked");
+}
+
+void bpfrr_verify_print_totals(FILE *out, const struct bpfrr_verify_totals *tot)
+{
+	fprintf(out, "verify: %u checks, %u mismatches, %u unchecked\n", tot->checks, tot->mismatches,
+		tot->unchecked);
+}
+
+static void print_row(void *ctx, const struct bpfrr_verify_row *row)
+{
+	bpfrr_verify_print_row(ctx, row);
+}
+
+int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out)
+{
+	struct bpfrr_verify_totals tot;
+	int bad;
+
+	bpfrr_verify_print_head(out);
+	bad = bpfrr_replay_verify_rows(r, print_row, out, &tot);
+	bpfrr_verify_print_totals(out, &tot);
+	return bad;
 }
 
 /* --- pinning ------------------------------------------------------------------ */

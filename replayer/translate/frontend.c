@@ -372,8 +372,13 @@ struct bpfrr_ir *bpfrr_frontend_translate_reader(struct bpfrr_trace_reader *r,
 			res->untranslatable = t->untranslatable;
 		goto out;
 	}
-	if (opts->explain)
-		fe_explain(t, ir, opts->explain);
+	if (opts->explain_out) {
+		fe_explain(t, ir, opts->explain_out);
+	} else if (opts->explain) {
+		struct bpfrr_explain_out plain = { .ops = &bpfrr_explain_plain, .f = opts->explain };
+
+		fe_explain(t, ir, &plain);
+	}
 	if (res) {
 		res->truncated = t->truncated;
 		snprintf(res->truncated_msg, sizeof(res->truncated_msg), "%s", t->trunc_msg);
@@ -420,14 +425,16 @@ static int cmp_call_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, FILE *out)
+void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, const struct bpfrr_explain_out *o)
 {
 	const struct fe_call **order = calloc(t->nr_calls + 1, sizeof(*order));
-	uint32_t i, j, kept = 0, dropped = 0, skipped = 0, alive = 0;
-	char name[64];
+	struct bpfrr_explain_totals tot = { .recorded = t->nr_calls, .slots = ir->nr_slots };
+	struct bpfrr_explain_point pt = { .cut_seq = t->cut_seq, .cut_default = t->cut_default };
+	char name[64], cut_name[64];
+	uint32_t i;
 
 	if (!order) {
-		fprintf(out, "explain: out of memory\n");
+		o->ops->incomplete(o, "out of memory");
 		return;
 	}
 	for (i = 0; i < t->nr_calls; i++)
@@ -436,65 +443,54 @@ void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, FILE *out)
 	if (t->cut_seq) {
 		const struct fe_call *cut = fe_call_by_seq(t, t->cut_seq);
 
-		fprintf(out, "replay point: after seq %" PRIu64 " %s (%s)\n", t->cut_seq,
-			cut ? fe_call_name(cut, name, sizeof(name)) : "?",
-			t->cut_default ? "the last call that built something" : "--until");
-	} else {
-		fprintf(out, "replay point: none (no successful call built anything)\n");
+		pt.cut_name = cut ? fe_call_name(cut, cut_name, sizeof(cut_name)) : "?";
 	}
+	o->ops->point(o, &pt);
 	for (i = 0; i < t->nr_calls; i++) {
 		const struct fe_call *c = order[i];
-		const struct bpfrr_ir_call *ic;
+		struct bpfrr_explain_call ec = {
+			.seq = c->seq,
+			.name = fe_call_name(c, name, sizeof(name)),
+			.why = c->why,
+			.ir_call = c->ir_call,
+			.changes_slot = -1,
+			.path_slot = -1,
+		};
 
-		fprintf(out, "%6" PRIu64 "  %-30s ", c->seq, fe_call_name(c, name, sizeof(name)));
 		switch (c->fate) {
 		case FE_KEPT:
-			kept++;
+			tot.kept++;
+			ec.fate = BPFRR_EXPLAIN_KEPT;
 			if (c->ir_call < 0 || (uint32_t)c->ir_call >= ir->nr_calls) {
-				fprintf(out, "kept\n");
+				ec.ir_call = -1;
 				break;
 			}
-			ic = &ir->calls[c->ir_call];
-			fprintf(out, "kept: call %d", c->ir_call);
-			if (ic->nr_fdrels) {
-				fprintf(out, ", fds -> slot");
-				for (j = 0; j < ic->nr_fdrels; j++)
-					fprintf(out, "%s%u", j ? "," : " ", ic->fdrels[j].slot);
-			}
-			if (ic->nr_resolves) {
-				fprintf(out, ", looks up");
-				for (j = 0; j < ic->nr_resolves; j++)
-					fprintf(out, " %s %s", ic->resolves[j].kind == BPFRR_IR_RESOLVE_TP_ID ?
-						"tracepoint" : "PMU", ic->resolves[j].name);
-			}
-			if (ic->result_slot >= 0) {
-				const struct bpfrr_ir_slot *s = &ir->slots[ic->result_slot];
-
-				fprintf(out, ", makes slot %d %s (%s)", ic->result_slot, s->name ? s->name : "",
-					s->flags & BPFRR_IR_SLOT_KEEP ? "alive at the replay point" :
-					c->result && c->result->why_kept[0] ? c->result->why_kept : "kept");
-			} else if (c->target) {
-				fprintf(out, ", changes slot %d", c->target->slot);
-			}
-			fputc('\n', out);
+			ec.ic = &ir->calls[c->ir_call];
+			if (ec.ic->result_slot >= 0)
+				ec.result_why = ir->slots[ec.ic->result_slot].flags & BPFRR_IR_SLOT_KEEP ?
+						"alive at the replay point" :
+						c->result && c->result->why_kept[0] ? c->result->why_kept : "kept";
+			else if (c->target)
+				ec.changes_slot = c->target->slot;
 			break;
 		case FE_PATH:
-			dropped++;
-			fprintf(out, "path slot %d: %s\n", c->result ? c->result->slot : -1, c->why);
+			tot.dropped++;
+			ec.fate = BPFRR_EXPLAIN_PATH;
+			ec.path_slot = c->result ? c->result->slot : -1;
 			break;
 		case FE_SKIPPED:
-			skipped++;
-			fprintf(out, "SKIPPED: %s\n", c->why);
+			tot.skipped++;
+			ec.fate = BPFRR_EXPLAIN_SKIPPED;
 			break;
 		default:
-			dropped++;
-			fprintf(out, "dropped: %s\n", c->why);
+			tot.dropped++;
+			ec.fate = BPFRR_EXPLAIN_DROPPED;
 			break;
 		}
+		o->ops->call(o, ir, &ec);
 	}
 	for (i = 0; i < ir->nr_slots; i++)
-		alive += !!(ir->slots[i].flags & BPFRR_IR_SLOT_KEEP);
-	fprintf(out, "%u recorded calls: %u kept, %u dropped, %u skipped; %u slots, %u alive at the replay point\n",
-		t->nr_calls, kept, dropped, skipped, ir->nr_slots, alive);
+		tot.alive += !!(ir->slots[i].flags & BPFRR_IR_SLOT_KEEP);
+	o->ops->totals(o, &tot);
 	free(order);
 }

@@ -40,11 +40,15 @@
 #include "ir.h"
 #include "trace.h"
 
+struct bpfrr_explain_out;
+
 struct bpfrr_frontend_opts {
 	uint64_t until_seq;	/* replay the state after this call; 0: after the last building call */
 	int keep_probes;	/* keep objects the loader made and closed (feature probes) */
 	int skip_untranslatable;	/* skip calls that cannot be replayed (see warn) instead of failing */
 	FILE *explain;		/* if set: one line per recorded call, what became of it and why */
+	const struct bpfrr_explain_out *explain_out;	/* if set, instead: the same to a printer
+							 * (explain.h: text or JSON) */
 	FILE *warn;		/* if set: one line per skipped untranslatable call */
 };
 

@@ -26,6 +26,7 @@
 #include <stdio.h>
 
 #include "bpf_abi.h"
+#include "explain.h"
 #include "fdmodel.h"
 #include "frontend.h"
 #include "ir.h"
@@ -242,6 +243,6 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 enum fe_class fe_classify(const struct fe_call *c);
 
 /* --explain: one line per recorded call, in seq order */
-void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, FILE *out);
+void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, const struct bpfrr_explain_out *o);
 
 #endif /* BPFRR_FRONTEND_INT_H */

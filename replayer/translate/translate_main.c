@@ -19,6 +19,7 @@
 #include "bpfrr.h"
 #include "bundle.h"
 #include "caps.h"
+#include "explain.h"
 #include "frontend.h"
 #include "out_elf.h"
 #include "out_header.h"
@@ -109,6 +110,8 @@ static void usage(FILE *out)
 		"      --until N            replay the state after recorded call N (its seq)\n"
 		"      --keep-probes        keep objects the loader made and closed (feature probes)\n"
 		"      --explain            print, per recorded call, what became of it and why\n"
+		"      --json               with --explain: one JSON object instead of text\n"
+		"                           (docs/replay-json.md)\n"
 		"      --skip-untranslatable  leave out calls that cannot be replayed (listed on\n"
 		"                           stderr) instead of failing\n"
 		"  -h, --help\n"
@@ -119,13 +122,15 @@ static void usage(FILE *out)
 
 int bpfrr_translate_main(int argc, char **argv)
 {
-	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME, OPT_PIN };
+	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME, OPT_PIN,
+	       OPT_JSON };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "keep-probes", no_argument, NULL, OPT_KEEP_PROBES },
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "skip-untranslatable", no_argument, NULL, OPT_SKIP },
 		{ "assume-caps", required_argument, NULL, OPT_CAPS },
 		{ "name", required_argument, NULL, OPT_NAME },
@@ -141,6 +146,11 @@ int bpfrr_translate_main(int argc, char **argv)
 	char err[512], *def_out = NULL, *end;
 	struct bpfrr_trace_reader *r;
 	struct bpfrr_ir *ir;
+	/* --explain's printer, text or JSON: chosen once, here */
+	struct bpfrr_explain_out explain_out = { .ops = &bpfrr_explain_plain, .f = stdout };
+	const struct bpfrr_explain_out *xo = NULL;
+	struct json_out json;
+	bool explain = false, want_json = false;
 	int opt, ret;
 
 	optind = 1;
@@ -170,7 +180,8 @@ int bpfrr_translate_main(int argc, char **argv)
 			}
 			break;
 		case OPT_KEEP_PROBES: fo.keep_probes = 1; break;
-		case OPT_EXPLAIN: fo.explain = stdout; break;
+		case OPT_EXPLAIN: explain = true; break;
+		case OPT_JSON: want_json = true; break;
 		case OPT_SKIP: fo.skip_untranslatable = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return BPFRR_EXIT_USAGE;
@@ -178,6 +189,10 @@ int bpfrr_translate_main(int argc, char **argv)
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "bpfrr translate: one TRACE expected (see --help)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (want_json && !explain) {
+		fprintf(stderr, "bpfrr translate: --json: only with --explain (it is what is printed)\n");
 		return BPFRR_EXIT_USAGE;
 	}
 	if (oo.pin && strcmp(format->name, "elf")) {
@@ -212,6 +227,14 @@ int bpfrr_translate_main(int argc, char **argv)
 		}
 	}
 	oo.trace = argv[optind];
+	if (explain) {
+		if (want_json) {
+			json_start(&json, stdout);
+			explain_out = (struct bpfrr_explain_out){ .ops = &bpfrr_explain_json, .j = &json };
+		}
+		xo = fo.explain_out = &explain_out;
+		xo->ops->begin(xo, oo.trace);
+	}
 
 	/* an unreadable or corrupt trace is bad input (2); a call that cannot be translated, a failure (1) */
 	{
@@ -220,6 +243,10 @@ int bpfrr_translate_main(int argc, char **argv)
 		r = bpfrr_trace_open(argv[optind], 0, &open_err);
 		if (!r) {
 			fprintf(stderr, "bpfrr translate: %s\n", open_err ? open_err : argv[optind]);
+			if (xo) {
+				xo->ops->error(xo, open_err ? open_err : argv[optind], false);
+				xo->ops->end(xo);
+			}
 			free(open_err);
 			return BPFRR_EXIT_USAGE;
 		}
@@ -231,10 +258,18 @@ int bpfrr_translate_main(int argc, char **argv)
 		if (res.untranslatable)
 			fprintf(stderr, "bpfrr translate: (--skip-untranslatable leaves such calls out, "
 				"--explain says what became of each call)\n");
+		if (xo) {
+			xo->ops->error(xo, err, res.untranslatable);
+			xo->ops->end(xo);
+		}
 		return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
 	}
 	if (!output) {
 		if (asprintf(&def_out, "%s%s", argv[optind], format->suffix) < 0) {
+			if (xo) {
+				xo->ops->error(xo, "out of memory", false);
+				xo->ops->end(xo);
+			}
 			bpfrr_ir_free(ir);
 			return BPFRR_EXIT_FAILURE;
 		}
@@ -249,9 +284,18 @@ int bpfrr_translate_main(int argc, char **argv)
 	ret = format->write(ir, output, &oo, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "bpfrr translate: %s\n", err);
-	else if (fo.explain)
-		printf("wrote %s: %u calls, %u slots, %u recorded calls dropped%s\n", output, ir->nr_calls,
-		       ir->nr_slots, ir->nr_drops, res.nr_skipped ? " or skipped" : "");
+	if (xo) {
+		struct bpfrr_explain_output w = {
+			.path = output, .format = format->name, .calls = ir->nr_calls, .slots = ir->nr_slots,
+			.drops = ir->nr_drops, .any_skipped = res.nr_skipped,
+		};
+
+		if (ret)
+			xo->ops->error(xo, err, false);
+		else
+			xo->ops->wrote(xo, &w);
+		xo->ops->end(xo);
+	}
 	free(def_out);
 	bpfrr_ir_free(ir);
 	if (ret)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dump_json.c - the JSON Lines writer of bpfrr dump: escaping (strings
- * from the tracee are arbitrary bytes; the output is always valid UTF-8
- * JSON) and nesting of dotted field names.
+ * json.c - the JSON writer of every --json output (see json.h): escaping
+ * (strings from a tracee are arbitrary bytes; the output is always valid
+ * UTF-8 JSON), commas and nesting, and dotted field names as nested objects.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-
-#define JSON_MAX_DEPTH ((int)(sizeof(((struct json_out *)0)->first)))
+#include "json.h"
 
 /*
  * Length of the valid UTF-8 sequence at s (at most left bytes), or 0 if the
@@ -89,43 +89,71 @@ void json_start(struct json_out *j, FILE *f)
 	j->first[0] = true;
 }
 
-/* comma and key before a value */
-static void json_prefix(struct json_out *j, const char *key)
+/*
+ * Comma and key before a value; false if the value is to be left out
+ * (inside a container nested too deep).  Inside an array a key is left
+ * out, inside an object a missing key is "": the output stays JSON.  At
+ * the top the key is written as given (a member on its own: the tests
+ * check fragments that way).
+ */
+static bool json_prefix(struct json_out *j, const char *key)
 {
+	if (j->skip)
+		return false;
 	if (!j->first[j->depth])
 		fputc(',', j->f);
 	j->first[j->depth] = false;
+	if (j->open[j->depth] == '[')
+		key = NULL;
+	else if (j->open[j->depth] == '{' && !key)
+		key = "";
 	if (key) {
 		fputc('"', j->f);
 		json_escape(j->f, key, strlen(key));
 		fputs("\":", j->f);
 	}
+	return true;
 }
 
 static void json_open(struct json_out *j, const char *key, char c)
 {
+	if (j->skip) {
+		j->skip++;
+		return;
+	}
 	json_prefix(j, key);
+	if (j->depth + 1 >= JSON_MAX_DEPTH) {
+		fputs("null", j->f);
+		j->skip = 1;
+		return;
+	}
 	fputc(c, j->f);
-	if (j->depth + 1 < JSON_MAX_DEPTH)
-		j->depth++;
+	j->depth++;
 	j->first[j->depth] = true;
+	j->open[j->depth] = c;
 }
 
-static void json_close(struct json_out *j, char c)
+/* closes the innermost open container, whichever end the caller asked for */
+static void json_close(struct json_out *j)
 {
-	fputc(c, j->f);
-	if (j->depth > 0)
-		j->depth--;
+	if (j->skip) {
+		j->skip--;
+		return;
+	}
+	if (j->depth == 0)
+		return;
+	fputc(j->open[j->depth] == '[' ? ']' : '}', j->f);
+	j->depth--;
 }
 
 void json_obj_begin(struct json_out *j, const char *key) { json_open(j, key, '{'); }
-void json_obj_end(struct json_out *j) { json_close(j, '}'); }
+void json_obj_end(struct json_out *j) { json_close(j); }
 void json_arr_begin(struct json_out *j, const char *key) { json_open(j, key, '['); }
-void json_arr_end(struct json_out *j) { json_close(j, ']'); }
-
+void json_arr_end(struct json_out *j) { json_close(j); }
 void json_strn(struct json_out *j, const char *key, const void *s, size_t len)
 {
-	json_prefix(j, key);
+	if (!json_prefix(j, key))
+		return;
 	fputc('"', j->f);
 	json_escape(j->f, s, len);
 	fputc('"', j->f);
@@ -142,26 +170,26 @@ void json_str(struct json_out *j, const char *key, const char *s)
 
 void json_u64(struct json_out *j, const char *key, uint64_t v)
 {
-	json_prefix(j, key);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	if (json_prefix(j, key))
+		fprintf(j->f, "%llu", (unsigned long long)v);
 }
 
 void json_i64(struct json_out *j, const char *key, int64_t v)
 {
-	json_prefix(j, key);
-	fprintf(j->f, "%lld", (long long)v);
+	if (json_prefix(j, key))
+		fprintf(j->f, "%lld", (long long)v);
 }
 
 void json_bool(struct json_out *j, const char *key, bool v)
 {
-	json_prefix(j, key);
-	fputs(v ? "true" : "false", j->f);
+	if (json_prefix(j, key))
+		fputs(v ? "true" : "false", j->f);
 }
 
 void json_null(struct json_out *j, const char *key)
 {
-	json_prefix(j, key);
-	fputs("null", j->f);
+	if (json_prefix(j, key))
+		fputs("null", j->f);
 }
 
 void json_hex(struct json_out *j, const char *key, const void *data, size_t len)
@@ -169,17 +197,49 @@ void json_hex(struct json_out *j, const char *key, const void *data, size_t len)
 	const unsigned char *p = data;
 	size_t i;
 
-	json_prefix(j, key);
+	if (!json_prefix(j, key))
+		return;
 	fputc('"', j->f);
 	for (i = 0; i < len; i++)
 		fprintf(j->f, "%02x", p[i]);
 	fputc('"', j->f);
 }
 
+void json_strf(struct json_out *j, const char *key, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		json_null(j, key);
+		return;
+	}
+	json_strn(j, key, s, (size_t)n);
+	free(s);
+}
+
+void json_errno(struct json_out *j, const char *key, int e)
+{
+	const char *name = e > 0 ? strerrorname_np(e) : NULL;
+
+	if (!e)
+		json_null(j, key);
+	else if (name)
+		json_str(j, key, name);
+	else
+		json_i64(j, key, e);
+}
+
 void json_newline(struct json_out *j)
 {
+	j->skip = 0;
+	while (j->depth > 0)
+		json_close(j);
 	fputc('\n', j->f);
-	j->depth = 0;
 	j->first[0] = true;
 }
 
