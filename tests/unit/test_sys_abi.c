@@ -167,7 +167,8 @@ static void check_sub(const struct bpfrr_sys_desc *d, const struct bpfrr_sys_sub
 	ck_assert_msg(s->arg_kind != BPFRR_SYS_ARG_NONE && s->arg_kind < BPFRR_SYS_ARG__MAX,
 		      "%s: how its argument prints", who);
 	if (s->arg_kind == BPFRR_SYS_ARG_FD)
-		ck_assert_msg(s->arg_obj != BPFRR_OBJ_NONE && s->arg_ref, "%s: an fd argument's kind and name", who);
+		ck_assert_msg(s->arg_obj != BPFRR_OBJ_NONE && s->arg_ref && d->sub_arg + 1 < d->nr_args &&
+			      d->params[d->sub_arg + 1].ir >= 0, "%s: an fd argument's kind, name and IR argument", who);
 	if (d->fd_op == BPFRR_SYS_FD_BY_SUB && (s->flags & BPFRR_SYSF_STOPS))
 		ck_assert_msg(s->fd_op != BPFRR_SYS_FD_NONE, "%s: stops, but does nothing to fds", who);
 	if (s->fd_op == BPFRR_SYS_FD_DUP)
@@ -204,9 +205,9 @@ START_TEST(test_rows_filled)
 			}
 			ck_assert_msg(p->name && p->kind != BPFRR_SYS_ARG_NONE && p->kind < BPFRR_SYS_ARG__MAX,
 				      "%s: argument %u has no name or kind", d->name, i);
-			if (p->flags & BPFRR_SYSP_REF)
-				ck_assert_msg(p->kind == BPFRR_SYS_ARG_FD && p->obj != BPFRR_OBJ_NONE,
-					      "%s %s: a reference to what", d->name, p->name);
+			if (p->flags & BPFRR_SYSP_REF)	/* the front end relocates it as an IR argument */
+				ck_assert_msg(p->kind == BPFRR_SYS_ARG_FD && p->obj != BPFRR_OBJ_NONE && p->ir >= 0,
+					      "%s %s: a reference to what, as which IR argument", d->name, p->name);
 			if (p->ir >= 0) {
 				ck_assert_msg(p->ir < 6 && !irs[p->ir], "%s %s: IR argument %d", d->name, p->name,
 					      p->ir);
