@@ -57,7 +57,8 @@ START_TEST(test_host_numbers)
 {
 	size_t i;
 
-	ck_assert_uint_eq(ARRAY_SIZE(host_nrs), BPFRR_SYS__MAX - 1);
+	ck_assert_msg(ARRAY_SIZE(host_nrs) == BPFRR_SYS__MAX - 1, "%zu calls here, %d rows: a row without its line",
+		      ARRAY_SIZE(host_nrs), BPFRR_SYS__MAX - 1);
 	for (i = 0; i < ARRAY_SIZE(host_nrs); i++) {
 		const struct bpfrr_sys_desc *d = bpfrr_sys(host_nrs[i].sys);
 
