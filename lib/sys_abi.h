@@ -235,8 +235,8 @@ struct bpfrr_sys_desc {
 	/* opens */
 	int8_t dirfd_arg;		/* the directory a relative path is resolved in; -1: the cwd */
 	int8_t oflags_arg;		/* the open flags, -1: none */
-	bool oflags_in_struct;		/* oflags_arg points to a struct whose first u64 they are
-					 * (openat2's struct open_how) */
+	bool oflags_in_struct;		/* oflags_arg points to a struct whose first u64 they are,
+					 * of the size in the next argument (openat2's open_how) */
 	/* memory its arguments point to */
 	struct bpfrr_sys_capture cap[BPFRR_SYS_MAX_CAPTURES];
 	/* a multiplexed call: the argument that selects a sub-row, and the sub-rows */
