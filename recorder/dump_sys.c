@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * dump_sys.c - what bpfrr dump knows about the syscalls other than bpf()
- * the recorder keeps: their parameters by name (only those the call has,
- * decoded where the value has names: fds, AT_FDCWD, flags, fcntl commands,
- * perf ioctl requests), and the fields of a struct perf_event_attr.  Each is
- * decoded once (sys_params_walk, perf_attr_walk) and laid out by a pair of
- * functions, one for text and one for JSON.
+ * dump_sys.c - what bpfrr dump shows of the syscalls other than bpf()
+ * the recorder keeps: their parameters by name, as their rows in the table
+ * of followed calls (lib/sys_abi.h) name and type them (only those the call
+ * has, decoded where the value has names: fds, AT_FDCWD, flags, fcntl
+ * commands and perf ioctl requests from the rows' sub-tables), and the
+ * fields of a struct perf_event_attr.  Each is decoded once
+ * (sys_params_walk, perf_attr_walk) and laid out by a pair of functions, one
+ * for text and one for JSON.
  *
  * The perf_event_attr layout is described here with explicit offsets and bit
  * numbers, because the trace may hold a larger attr than the installed
@@ -18,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "dump.h"
+#include "sys_abi.h"
 
 #define EM_X86_64_NR 62
 #define EM_AARCH64_NR 183
@@ -419,78 +422,17 @@ void dump_perf_attr_json(struct json_out *j, const void *data, size_t len)
 	json_obj_end(j);
 }
 
-/* --- syscall parameters --------------------------------------------------------------- */
-
-enum param_kind {
-	P_FD,		/* an fd: signed decimal */
-	P_DIRFD,	/* an fd or AT_FDCWD */
-	P_INT,		/* signed int, decimal */
-	P_UINT,		/* unsigned int, decimal */
-	P_ULONG,	/* unsigned long, decimal */
-	P_PTR,		/* an address, hex */
-	P_PERF_FLAGS,	/* PERF_FLAG_* */
-	P_OPEN_FLAGS,	/* O_* (arch-dependent bits) */
-	P_MODE,		/* octal */
-	P_FCNTL_CMD,	/* F_* */
-	P_FD_FLAGS,	/* FD_CLOEXEC (fcntl F_SETFD's argument) */
-	P_O_CLOEXEC,	/* 0 or O_CLOEXEC (dup3) */
-	P_CLOSE_RANGE_FLAGS,
-	P_IOCTL_REQ,	/* PERF_EVENT_IOC_* */
-	P_HEX,		/* anything else: hex */
-};
-
-struct param {
-	const char *name;
-	enum param_kind kind;
-};
-
-struct sys_desc {
-	const char *name;
-	unsigned int nr;
-	struct param params[6];
-};
-
-/* The calls the recorder keeps (recorder/record_filter.c), as the kernel declares them. */
-static const struct sys_desc sys_descs[] = {
-	{ "close", 1, { { "fd", P_FD } } },
-	{ "close_range", 3, { { "fd", P_UINT }, { "max_fd", P_UINT }, { "flags", P_CLOSE_RANGE_FLAGS } } },
-	{ "dup", 1, { { "fildes", P_FD } } },
-	{ "dup2", 2, { { "oldfd", P_FD }, { "newfd", P_FD } } },
-	{ "dup3", 3, { { "oldfd", P_FD }, { "newfd", P_FD }, { "flags", P_O_CLOEXEC } } },
-	{ "fcntl", 3, { { "fd", P_FD }, { "cmd", P_FCNTL_CMD }, { "arg", P_HEX } } },
-	{ "perf_event_open", 5, { { "attr", P_PTR }, { "pid", P_INT }, { "cpu", P_INT },
-				  { "group_fd", P_FD }, { "flags", P_PERF_FLAGS } } },
-	{ "ioctl", 3, { { "fd", P_FD }, { "cmd", P_IOCTL_REQ }, { "arg", P_HEX } } },
-	{ "open", 3, { { "filename", P_PTR }, { "flags", P_OPEN_FLAGS }, { "mode", P_MODE } } },
-	{ "openat", 4, { { "dfd", P_DIRFD }, { "filename", P_PTR }, { "flags", P_OPEN_FLAGS },
-			 { "mode", P_MODE } } },
-	{ "openat2", 4, { { "dfd", P_DIRFD }, { "filename", P_PTR }, { "how", P_PTR },
-			  { "usize", P_ULONG } } },
-	{ "pidfd_getfd", 3, { { "pidfd", P_FD }, { "fd", P_FD }, { "flags", P_UINT } } },
-};
+/* --- syscall parameters: as the rows of lib/sys_abi.h name and type them ---------------- */
 
 static const struct sym perf_open_flags[] = {
 	SYM(PERF_FLAG_FD_NO_GROUP), SYM(PERF_FLAG_FD_OUTPUT), SYM(PERF_FLAG_PID_CGROUP),
 	SYM(PERF_FLAG_FD_CLOEXEC), { 0, NULL },
 };
 
-static const struct sym fcntl_cmds[] = {
-	{ 0, "F_DUPFD" }, { 1, "F_GETFD" }, { 2, "F_SETFD" }, { 3, "F_GETFL" }, { 4, "F_SETFL" },
-	{ 1030, "F_DUPFD_CLOEXEC" }, { 0, NULL },
-};
-
 static const struct sym fd_flags[] = { { 1, "FD_CLOEXEC" }, { 0, NULL } };
 static const struct sym o_cloexec[] = { { 02000000, "O_CLOEXEC" }, { 0, NULL } };
 static const struct sym close_range_flags[] = {
 	{ 1u << 1, "CLOSE_RANGE_UNSHARE" }, { 1u << 2, "CLOSE_RANGE_CLOEXEC" }, { 0, NULL },
-};
-
-static const struct sym perf_ioctls[] = {
-	SYM(PERF_EVENT_IOC_ENABLE), SYM(PERF_EVENT_IOC_DISABLE), SYM(PERF_EVENT_IOC_REFRESH),
-	SYM(PERF_EVENT_IOC_RESET), SYM(PERF_EVENT_IOC_PERIOD), SYM(PERF_EVENT_IOC_SET_OUTPUT),
-	SYM(PERF_EVENT_IOC_SET_FILTER), SYM(PERF_EVENT_IOC_ID), SYM(PERF_EVENT_IOC_SET_BPF),
-	SYM(PERF_EVENT_IOC_PAUSE_OUTPUT), SYM(PERF_EVENT_IOC_QUERY_BPF),
-	SYM(PERF_EVENT_IOC_MODIFY_ATTRIBUTES), { 0, NULL },
 };
 
 /* The O_* bits both architectures share (asm-generic values). */
@@ -513,14 +455,12 @@ static const struct sym open_flags_aarch64[] = {
 	{ 0400000, "O_LARGEFILE" }, { 0, NULL },
 };
 
-static const struct sys_desc *sys_desc_of(const char *name)
+/* The row of a call dump describes: every row but bpf()'s (BPF_CALL records). */
+static const struct bpfrr_sys_desc *sys_desc_of(const char *name)
 {
-	size_t i;
+	const struct bpfrr_sys_desc *d = bpfrr_sys_by_name(name);
 
-	for (i = 0; i < sizeof(sys_descs) / sizeof(sys_descs[0]); i++)
-		if (!strcmp(sys_descs[i].name, name))
-			return &sys_descs[i];
-	return NULL;
+	return d && !(d->flags & BPFRR_SYSF_BPF_CALL) ? d : NULL;
 }
 
 /* O_RDONLY when no access bit is set, then the other bits by name. */
@@ -552,127 +492,104 @@ static void open_flags_string(uint64_t v, uint32_t e_machine, char *buf, size_t 
  * One parameter's value: *is_num says whether it is a number (json: i64 when
  * signed, else u64) or the string in buf.
  */
-static void param_value(const struct param *p, uint64_t raw, uint32_t e_machine, char *buf, size_t size,
-			bool *is_num, bool *is_signed)
+static void param_value(const struct bpfrr_sys_desc *d, unsigned int kind, uint64_t raw, uint32_t e_machine,
+			char *buf, size_t size, bool *is_num, bool *is_signed)
 {
-	const char *name;
+	const struct bpfrr_sys_sub *sub;
 
 	*is_num = false;
 	*is_signed = false;
-	switch (p->kind) {
-	case P_DIRFD:
+	switch ((enum bpfrr_sys_arg_kind)kind) {
+	case BPFRR_SYS_ARG_DIRFD:
 		if ((int32_t)raw == -100) {
 			snprintf(buf, size, "AT_FDCWD");
 			return;
 		}
 		/* fall through */
-	case P_FD:
-	case P_INT:
+	case BPFRR_SYS_ARG_FD:
+	case BPFRR_SYS_ARG_INT:
 		*is_num = *is_signed = true;
 		snprintf(buf, size, "%d", (int32_t)raw);
 		return;
-	case P_UINT:
+	case BPFRR_SYS_ARG_UINT:
 		*is_num = true;
 		snprintf(buf, size, "%u", (uint32_t)raw);
 		return;
-	case P_ULONG:
+	case BPFRR_SYS_ARG_ULONG:
 		*is_num = true;
 		snprintf(buf, size, "%" PRIu64, raw);
 		return;
-	case P_PTR:
+	case BPFRR_SYS_ARG_PTR:
 		*is_num = true;
 		snprintf(buf, size, "%#" PRIx64, raw);
 		return;
-	case P_PERF_FLAGS:
+	case BPFRR_SYS_ARG_PERF_FLAGS:
 		flags_string(perf_open_flags, raw, buf, size);
 		return;
-	case P_OPEN_FLAGS:
+	case BPFRR_SYS_ARG_OPEN_FLAGS:
 		open_flags_string((uint32_t)raw, e_machine, buf, size);
 		return;
-	case P_MODE:
+	case BPFRR_SYS_ARG_MODE:
 		snprintf(buf, size, "%#" PRIo64, (uint64_t)(uint32_t)raw);
 		return;
-	case P_FCNTL_CMD:
-		name = sym_name(fcntl_cmds, (uint32_t)raw);
-		if (name)
-			snprintf(buf, size, "%s", name);
+	case BPFRR_SYS_ARG_CMD:
+		sub = bpfrr_sys_sub_of(d, raw);
+		if (sub)
+			snprintf(buf, size, "%s", sub->name);
 		else
 			snprintf(buf, size, "%u", (uint32_t)raw);
 		return;
-	case P_FD_FLAGS:
+	case BPFRR_SYS_ARG_FD_FLAGS:
 		flags_string(fd_flags, raw, buf, size);
 		return;
-	case P_O_CLOEXEC:
+	case BPFRR_SYS_ARG_O_CLOEXEC:
 		flags_string(o_cloexec, (uint32_t)raw, buf, size);
 		return;
-	case P_CLOSE_RANGE_FLAGS:
+	case BPFRR_SYS_ARG_CLOSE_RANGE_FLAGS:
 		flags_string(close_range_flags, (uint32_t)raw, buf, size);
 		return;
-	case P_IOCTL_REQ:
+	case BPFRR_SYS_ARG_REQUEST:
 		/* the kernel takes an unsigned int; the filter compares the low 32 bits */
-		name = sym_name(perf_ioctls, (uint32_t)raw);
-		if (name)
-			snprintf(buf, size, "%s", name);
+		sub = bpfrr_sys_sub_of(d, raw);
+		if (sub)
+			snprintf(buf, size, "%s", sub->name);
 		else
 			snprintf(buf, size, "%#x", (uint32_t)raw);
 		return;
-	case P_HEX:
+	case BPFRR_SYS_ARG_HEX:
 		*is_num = true;
 		snprintf(buf, size, "%#" PRIx64, raw);
 		return;
+	case BPFRR_SYS_ARG_NONE:
+	case BPFRR_SYS_ARG__MAX:
+		break;
 	}
-}
-
-/* fcntl's third argument: FD_CLOEXEC for F_SETFD, an fd number for F_DUPFD*, else hex. */
-static struct param fcntl_arg(uint64_t cmd)
-{
-	switch ((uint32_t)cmd) {
-	case 2:	/* F_SETFD */
-		return (struct param){ "arg", P_FD_FLAGS };
-	case 0:	/* F_DUPFD */
-	case 1030:	/* F_DUPFD_CLOEXEC */
-		return (struct param){ "arg", P_INT };
-	}
-	return (struct param){ "arg", P_HEX };
+	snprintf(buf, size, "%#" PRIx64, raw);
+	*is_num = true;
 }
 
 const char *dump_sys_names(void)
 {
 	static char names[256];
-	size_t i, used = 0;
+	size_t used = 0;
+	unsigned int id;
 
 	if (names[0])
 		return names;
-	for (i = 0; i < sizeof(sys_descs) / sizeof(sys_descs[0]) && used < sizeof(names); i++)
-		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", sys_descs[i].name);
-	return names;
-}
+	for (id = BPFRR_SYS_NONE + 1; id < BPFRR_SYS__MAX && used < sizeof(names); id++) {
+		const char *name = bpfrr_sys_name((enum bpfrr_sys)id);
 
-/*
- * A perf ioctl's third argument: an fd for SET_BPF and SET_OUTPUT, a number
- * for ENABLE, DISABLE, RESET (PERF_IOC_FLAG_GROUP) and REFRESH, else the
- * address of what the request reads or writes.
- */
-static struct param ioctl_arg(uint64_t request)
-{
-	switch ((uint32_t)request) {
-	case (uint32_t)PERF_EVENT_IOC_SET_BPF:
-	case (uint32_t)PERF_EVENT_IOC_SET_OUTPUT:
-		return (struct param){ "arg", P_FD };
-	case (uint32_t)PERF_EVENT_IOC_ENABLE:
-	case (uint32_t)PERF_EVENT_IOC_DISABLE:
-	case (uint32_t)PERF_EVENT_IOC_RESET:
-	case (uint32_t)PERF_EVENT_IOC_REFRESH:
-		return (struct param){ "arg", P_INT };
+		if (sys_desc_of(name))
+			used += snprintf(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", name);
 	}
-	return (struct param){ "arg", P_PTR };
+	return names;
 }
 
 unsigned int dump_sys_nr_args(const char *name)
 {
-	const struct sys_desc *sd = sys_desc_of(name);
+	const struct bpfrr_sys_desc *d = sys_desc_of(name);
 
-	return sd ? sd->nr : 6;
+	return d ? d->nr_args : 6;
 }
 
 /* One parameter, decoded for its two layouts. */
@@ -689,23 +606,24 @@ typedef void (*param_value_fn)(void *ctx, unsigned int i, const struct param_val
 static bool sys_params_walk(const char *name, uint32_t e_machine, const uint64_t args[6], param_value_fn fn,
 			    void *ctx)
 {
-	const struct sys_desc *sd = sys_desc_of(name);
+	const struct bpfrr_sys_desc *d = sys_desc_of(name);
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(d, args);
 	unsigned int i;
 	char buf[256];
 
-	if (!sd)
+	if (!d)
 		return false;
-	for (i = 0; i < sd->nr; i++) {
-		struct param p = sd->params[i];
+	for (i = 0; i < d->nr_args; i++) {
+		const struct bpfrr_sys_param *p = &d->params[i];
+		unsigned int kind = p->kind;
 		struct param_value pv;
 		bool is_num, is_signed;
 
-		if (!strcmp(sd->name, "fcntl") && i == 2)
-			p = fcntl_arg(args[1]);
-		else if (!strcmp(sd->name, "ioctl") && i == 2)
-			p = ioctl_arg(args[1]);
-		param_value(&p, args[i], e_machine, buf, sizeof(buf), &is_num, &is_signed);
-		pv.name = p.name;
+		/* the argument after a selector prints as its sub-row says (fcntl's, ioctl's arg) */
+		if (sub && (int)i == d->sub_arg + 1)
+			kind = sub->arg_kind;
+		param_value(d, kind, args[i], e_machine, buf, sizeof(buf), &is_num, &is_signed);
+		pv.name = p->name;
 		pv.text = buf;
 		if (!is_num) {
 			pv.kind = PARAM_STR;
@@ -715,7 +633,7 @@ static bool sys_params_walk(const char *name, uint32_t e_machine, const uint64_t
 			pv.num = (uint64_t)(int64_t)(int32_t)args[i];
 		} else {
 			pv.kind = PARAM_UINT;
-			pv.num = p.kind == P_UINT ? (uint32_t)args[i] : args[i];
+			pv.num = kind == BPFRR_SYS_ARG_UINT ? (uint32_t)args[i] : args[i];
 		}
 		fn(ctx, i, &pv);
 	}

@@ -3,15 +3,16 @@
  * record.h - internals of `bpfrr record`, shared by recorder/record*.c.
  *
  * The recorder runs the command under ptrace with a seccomp filter that
- * stops the tracee only for the system calls listed in docs/recorder.md.
+ * stops the tracee only for the system calls of the table in
+ * lib/sys_abi.h (listed in docs/recorder.md).
  * Its parts:
  *   record.c           command line, spawning the tracee, exit status
  *   record_loop.c      the waitpid loop: tasks, ptrace events, signals
- *   record_filter.c    the seccomp filter
+ *   record_filter.c    the seccomp filter, from the table of followed calls
  *   record_fdtab.c     per-process fd tables (what each fd number refers to)
  *   record_mem.c       reading tracee memory, /proc helpers
  *   record_bpf.c       bpf() calls: attr, buffers at entry and exit
- *   record_sys.c       the other stopped calls (close, dup, open, perf ...)
+ *   record_sys.c       the other stopped calls, by their rows' semantics
  *   record_identity.c  the recorder's own BPF_OBJ_GET_INFO_BY_FD queries
  */
 #ifndef BPFRR_RECORD_H
@@ -24,6 +25,7 @@
 
 #include "bpf_abi.h"
 #include "resolved.h"
+#include "sys_abi.h"
 #include "trace.h"
 
 /* The subcommand (cli/bpfrr.c dispatches to it with argv[0] = "record"). */
@@ -36,28 +38,12 @@ int bpfrr_record_main(int argc, char **argv);
 
 /*
  * What a seccomp stop is for: the SECCOMP_RET_DATA of the filter rule that
- * stopped the tracee (PTRACE_GETEVENTMSG). The filter decides, so the loop
- * never has to guess from a syscall number of the wrong ABI.
+ * stopped the tracee (PTRACE_GETEVENTMSG) is the call's row in the table
+ * of followed calls, enum bpfrr_sys (lib/sys_abi.h), or this for a call
+ * through a non-native syscall ABI. The filter decides, so the loop never
+ * has to guess from a syscall number of the wrong ABI.
  */
-enum rec_sys {
-	REC_SYS_NONE,
-	REC_SYS_BPF,
-	REC_SYS_CLOSE,
-	REC_SYS_CLOSE_RANGE,
-	REC_SYS_DUP,
-	REC_SYS_DUP2,
-	REC_SYS_DUP3,
-	REC_SYS_FCNTL_DUPFD,	/* F_DUPFD / F_DUPFD_CLOEXEC */
-	REC_SYS_FCNTL_SETFD,	/* F_SETFD: close-on-exec changes */
-	REC_SYS_PERF_EVENT_OPEN,
-	REC_SYS_PERF_IOCTL,	/* ioctl with a PERF_EVENT_IOC_* request */
-	REC_SYS_OPEN,		/* open(path, flags, mode) */
-	REC_SYS_OPENAT,		/* openat(dirfd, path, flags, mode) */
-	REC_SYS_OPENAT2,	/* openat2(dirfd, path, how, size) */
-	REC_SYS_PIDFD_GETFD,
-	REC_SYS__MAX,
-	REC_SYS_BADARCH = 0xbad,	/* a call through a non-native syscall ABI */
-};
+#define REC_SYS_BADARCH 0xbad
 
 /* Which opens are recorded (--opens). */
 enum rec_opens {
@@ -73,9 +59,6 @@ struct rec_options {
 	bool verbose;			/* one line per recorded call on stderr */
 	char **argv;			/* the command */
 };
-
-/* Names of the stopped calls, "bpf", "close", ... */
-const char *rec_sys_name(enum rec_sys sys);
 
 /* --- seccomp filter (record_filter.c) --------------------------------------- */
 
@@ -106,7 +89,7 @@ struct rec_fd {
 
 enum rec_fd_origin {
 	REC_FD_FROM_BPF,		/* returned by bpf() */
-	REC_FD_FROM_PERF,		/* perf_event_open() */
+	REC_FD_FROM_SYSCALL,		/* another call whose row makes one (perf_event_open()) */
 	REC_FD_FROM_OPEN,		/* open/openat/openat2 we recorded */
 	REC_FD_FROM_DISCOVERED,		/* not seen being created: found in /proc when used */
 	REC_FD_FROM_PIDFD_GETFD,	/* the tracee took it from another process */
@@ -172,7 +155,8 @@ struct rec_region {
 
 struct rec_call {
 	uint64_t seq;			/* call number, assigned at entry */
-	enum rec_sys sys;
+	enum bpfrr_sys sys;		/* its row (lib/sys_abi.h) */
+	const struct bpfrr_sys_desc *desc;
 	long nr;
 	uint64_t args[6];
 	uint64_t t_enter_ns, t_exit_ns;
@@ -228,7 +212,7 @@ struct rec_task *rec_task_find(struct rec_session *s, pid_t tid);
 uint64_t rec_now_ns(void);
 
 /* call lifetime */
-struct rec_call *rec_call_new(enum rec_sys sys);
+struct rec_call *rec_call_new(enum bpfrr_sys sys);
 void rec_call_free(struct rec_call *c);
 /* Capture len bytes of the tracee at addr as a region of c (a blob in the
  * trace); keep a copy in memory if keep. Failures are recorded in the region. */

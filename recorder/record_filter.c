@@ -3,8 +3,9 @@
  * record_filter.c - the seccomp filter that decides which system calls stop
  * the tracee.
  *
- * Every rule is SCMP_ACT_TRACE(what), where what (enum rec_sys) tells the
- * recorder at the PTRACE_EVENT_SECCOMP stop which handler the call needs.
+ * Every rule is SCMP_ACT_TRACE(what), where what (enum bpfrr_sys) tells the
+ * recorder at the PTRACE_EVENT_SECCOMP stop which row of the table of
+ * followed calls (lib/sys_abi.h) the call is.
  * Everything else is allowed without a stop, which is what keeps the
  * recorder's overhead on ordinary system calls at zero. A call through a
  * non-native ABI (ia32 int 0x80 on x86_64, x32, AArch32) matches no rule of
@@ -14,94 +15,40 @@
  * The list is documented in docs/recorder.md; keep the two in step.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/perf_event.h>
 #include <seccomp.h>
-#include <sys/syscall.h>
 
 #include "record.h"
 
-/* ioctl requests of perf event fds that change or query a BPF attachment */
-static const unsigned long perf_ioctls[] = {
-	PERF_EVENT_IOC_ENABLE,
-	PERF_EVENT_IOC_DISABLE,
-	PERF_EVENT_IOC_REFRESH,
-	PERF_EVENT_IOC_RESET,
-	PERF_EVENT_IOC_PERIOD,
-	PERF_EVENT_IOC_SET_OUTPUT,
-	PERF_EVENT_IOC_SET_FILTER,
-	PERF_EVENT_IOC_ID,
-	PERF_EVENT_IOC_SET_BPF,
-	PERF_EVENT_IOC_PAUSE_OUTPUT,
-	PERF_EVENT_IOC_QUERY_BPF,
-	PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
-};
-
-static const char *const sys_names[REC_SYS__MAX] = {
-	[REC_SYS_NONE] = "none",
-	[REC_SYS_BPF] = "bpf",
-	[REC_SYS_CLOSE] = "close",
-	[REC_SYS_CLOSE_RANGE] = "close_range",
-	[REC_SYS_DUP] = "dup",
-	[REC_SYS_DUP2] = "dup2",
-	[REC_SYS_DUP3] = "dup3",
-	[REC_SYS_FCNTL_DUPFD] = "fcntl",
-	[REC_SYS_FCNTL_SETFD] = "fcntl",
-	[REC_SYS_PERF_EVENT_OPEN] = "perf_event_open",
-	[REC_SYS_PERF_IOCTL] = "ioctl",
-	[REC_SYS_OPEN] = "open",
-	[REC_SYS_OPENAT] = "openat",
-	[REC_SYS_OPENAT2] = "openat2",
-	[REC_SYS_PIDFD_GETFD] = "pidfd_getfd",
-};
-
-const char *rec_sys_name(enum rec_sys sys)
-{
-	if (sys == REC_SYS_BADARCH)
-		return "(non-native ABI)";
-	if ((unsigned int)sys >= REC_SYS__MAX)
-		return "?";
-	return sys_names[sys];
-}
-
 #define MASK32 0xffffffffULL
 
+/*
+ * The rules come from the table of followed calls (lib/sys_abi.h): one per
+ * row, or one per sub-row the filter stops for (fcntl commands, perf ioctl
+ * requests: compared on the low 32 bits, as the kernel's unsigned int cmd
+ * is), in table order; opens only when --opens is not none. A row without
+ * a number on this architecture (open and dup2 on aarch64) has no rule.
+ */
 static int add_rules(scmp_filter_ctx ctx, enum rec_opens opens)
 {
-	size_t i;
+	unsigned int id, i;
 	int err = 0;
 
-#define TRACE(what, nr, ...) \
-	do { \
-		if (!err) \
-			err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(what), nr, __VA_ARGS__); \
-	} while (0)
+	for (id = BPFRR_SYS_NONE + 1; id < BPFRR_SYS__MAX && !err; id++) {
+		const struct bpfrr_sys_desc *d = bpfrr_sys((enum bpfrr_sys)id);
+		int nr = bpfrr_sys_native_nr(d);
 
-	TRACE(REC_SYS_BPF, SCMP_SYS(bpf), 0);
-	TRACE(REC_SYS_CLOSE, SCMP_SYS(close), 0);
-	TRACE(REC_SYS_CLOSE_RANGE, SCMP_SYS(close_range), 0);
-	TRACE(REC_SYS_DUP, SCMP_SYS(dup), 0);
-#ifdef __NR_dup2
-	TRACE(REC_SYS_DUP2, SCMP_SYS(dup2), 0);
-#endif
-	TRACE(REC_SYS_DUP3, SCMP_SYS(dup3), 0);
-	TRACE(REC_SYS_FCNTL_DUPFD, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MASK32, F_DUPFD));
-	TRACE(REC_SYS_FCNTL_DUPFD, SCMP_SYS(fcntl), 1,
-	      SCMP_A1(SCMP_CMP_MASKED_EQ, MASK32, F_DUPFD_CLOEXEC));
-	TRACE(REC_SYS_FCNTL_SETFD, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, MASK32, F_SETFD));
-	TRACE(REC_SYS_PERF_EVENT_OPEN, SCMP_SYS(perf_event_open), 0);
-	for (i = 0; i < sizeof(perf_ioctls) / sizeof(perf_ioctls[0]); i++)
-		TRACE(REC_SYS_PERF_IOCTL, SCMP_SYS(ioctl), 1,
-		      SCMP_A1(SCMP_CMP_MASKED_EQ, MASK32, perf_ioctls[i] & MASK32));
-	TRACE(REC_SYS_PIDFD_GETFD, SCMP_SYS(pidfd_getfd), 0);
-	if (opens != REC_OPENS_NONE) {
-#ifdef __NR_open
-		TRACE(REC_SYS_OPEN, SCMP_SYS(open), 0);
-#endif
-		TRACE(REC_SYS_OPENAT, SCMP_SYS(openat), 0);
-		TRACE(REC_SYS_OPENAT2, SCMP_SYS(openat2), 0);
+		if (nr < 0 || ((d->flags & BPFRR_SYSF_OPENS) && opens == REC_OPENS_NONE))
+			continue;
+		if (d->sub_arg < 0) {
+			err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(id), nr, 0);
+			continue;
+		}
+		for (i = 0; i < d->nr_subs && !err; i++)
+			if (d->subs[i].flags & BPFRR_SYSF_STOPS)
+				err = seccomp_rule_add(ctx, SCMP_ACT_TRACE(id), nr, 1,
+						       SCMP_CMP((unsigned int)d->sub_arg, SCMP_CMP_MASKED_EQ, MASK32,
+								d->subs[i].value));
 	}
-#undef TRACE
 	return err;
 }
 

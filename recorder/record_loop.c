@@ -101,12 +101,14 @@ static void task_del(struct rec_session *s, struct rec_task *t)
 
 /* --- calls -------------------------------------------------------------------- */
 
-struct rec_call *rec_call_new(enum rec_sys sys)
+struct rec_call *rec_call_new(enum bpfrr_sys sys)
 {
 	struct rec_call *c = calloc(1, sizeof(*c));
 
-	if (c)
+	if (c) {
 		c->sys = sys;
+		c->desc = bpfrr_sys(sys);
+	}
 	return c;
 }
 
@@ -226,7 +228,7 @@ int rec_emit_syscall(struct rec_session *s, struct rec_task *t, struct rec_call 
 		.flags = c->exited ? 0 : BPFRR_CALL_NO_EXIT,
 		.t_enter_ns = c->t_enter_ns,
 		.t_exit_ns = c->exited ? c->t_exit_ns : 0,
-		.name = rec_sys_name(c->sys),
+		.name = bpfrr_sys_name(c->sys),
 	};
 	struct bpfrr_trace_region *regions;
 	int err;
@@ -287,13 +289,13 @@ void rec_note(struct rec_session *s, uint32_t level, uint64_t seq, pid_t tid, co
 void rec_call_abandon(struct rec_session *s, struct rec_task *t, struct rec_call *c, const char *why)
 {
 	c->exited = false;
-	if (c->sys == REC_SYS_BPF)
+	if (c->sys == BPFRR_SYS_BPF)
 		rec_bpf_exit(s, t, c);
 	else if (c->seq)
 		rec_emit_syscall(s, t, c);
 	if (c->seq)
 		rec_note(s, BPFRR_NOTE_WARNING, c->seq, t->tid, "%s call did not return: %s",
-			 rec_sys_name(c->sys), why);
+			 bpfrr_sys_name(c->sys), why);
 }
 
 /* --- task records -------------------------------------------------------------- */
@@ -471,7 +473,7 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 		rec_call_free(t->call);
 		t->call = NULL;
 	}
-	c = rec_call_new((enum rec_sys)info.seccomp.ret_data);
+	c = rec_call_new((enum bpfrr_sys)info.seccomp.ret_data);
 	if (!c) {
 		fprintf(stderr, "bpfrr record: out of memory\n");
 		rec_write_failed(s, -ENOMEM);
@@ -481,7 +483,7 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 	for (i = 0; i < 6; i++)
 		c->args[i] = info.seccomp.args[i];
 	c->t_enter_ns = rec_now_ns();
-	if (c->sys == REC_SYS_BPF)
+	if (c->sys == BPFRR_SYS_BPF)
 		want_exit = rec_bpf_enter(s, t, c);
 	else
 		want_exit = rec_sys_enter(s, t, c);
@@ -509,7 +511,7 @@ static void on_syscall_exit(struct rec_session *s, struct rec_task *t)
 		c->t_exit_ns = rec_now_ns();
 		c->ret = info.exit.rval;
 		c->exited = true;
-		if (c->sys == REC_SYS_BPF)
+		if (c->sys == BPFRR_SYS_BPF)
 			rec_bpf_exit(s, t, c);
 		else
 			rec_sys_exit(s, t, c);

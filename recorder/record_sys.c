@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * record_sys.c - the stopped system calls other than bpf(): fd lifetimes,
- * perf events and opens.
+ * perf events and opens, as their rows in the table of followed calls
+ * (lib/sys_abi.h) describe them: what a call does to the fd table (its
+ * fd_op), which fds it references, and what memory to capture. The code
+ * here is one handler per fd operation and per capture rule, plus the
+ * decoders a row names (perf_event_attr, perf_event_query_bpf, the
+ * relevance of an open, close_range).
  *
  * The fd table is updated so that it always says what a number refers to
  * when the tracee next passes it to bpf(). Calls that touch an fd the
@@ -26,9 +31,6 @@
 #include <unistd.h>
 
 #include "record.h"
-
-/* Largest perf_event_attr we capture (the kernel refuses > PAGE_SIZE). */
-#define PERF_ATTR_MAX 4096
 
 static uint64_t next_seq(struct rec_session *s)
 {
@@ -168,23 +170,22 @@ static bool enter_close_range(struct rec_session *s, struct rec_task *t, struct 
 	return any;
 }
 
-/* --- perf events -------------------------------------------------------------------- */
+/* --- captures: the memory a row's arguments point to ------------------------------------- */
 
+/* Decoder of BPFRR_SYS_LEN_PERF_ATTR: the attr by its own size field, capped at cap. */
 static void capture_perf_attr(struct rec_session *s, struct rec_task *t, struct rec_call *c,
-			      uint64_t addr, const char *path)
+			      const struct bpfrr_sys_capture *cap, uint64_t addr)
 {
 	struct bpfrr_trace_region reg = {
-		.phase = BPFRR_PHASE_ENTRY,
-		.dir = BPFRR_DIR_IN,
-		.content = BPFRR_CONTENT_BYTES,
+		.phase = cap->phase,
+		.dir = cap->dir,
+		.content = cap->content,
 		.addr = addr,
-		.path = path,
+		.path = cap->path,
 	};
 	uint32_t head[2], size;
 	uint64_t config1;
 
-	if (!addr)
-		return;
 	if (rec_mem_read(t->tid, addr, head, sizeof(head))) {
 		reg.flags = BPFRR_REGION_UNREADABLE;
 		reg.err = EFAULT;
@@ -194,8 +195,8 @@ static void capture_perf_attr(struct rec_session *s, struct rec_task *t, struct 
 	}
 	size = head[1] ? head[1] : PERF_ATTR_SIZE_VER0;
 	reg.want_len = size;
-	if (size > PERF_ATTR_MAX) {
-		size = PERF_ATTR_MAX;
+	if (size > cap->len) {
+		size = cap->len;
 		reg.flags |= BPFRR_REGION_TRUNCATED;
 	}
 	reg.len = size;
@@ -216,7 +217,7 @@ static void capture_perf_attr(struct rec_session *s, struct rec_task *t, struct 
 		size_t len = 0;
 		char *str = rec_mem_read_str(t->tid, config1, PATH_MAX, &len);
 
-		snprintf(name, sizeof(name), "%s.config1", path);
+		snprintf(name, sizeof(name), "%s.config1", cap->path);
 		sreg.path = name;
 		if (!str) {
 			sreg.flags = BPFRR_REGION_UNREADABLE | BPFRR_REGION_NO_NUL;
@@ -230,36 +231,48 @@ static void capture_perf_attr(struct rec_session *s, struct rec_task *t, struct 
 	}
 }
 
-static bool enter_perf_ioctl(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+/* Decoder of BPFRR_SYS_LEN_PERF_QUERY: the query struct and the ids the kernel wrote. */
+static void capture_perf_query(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+			       const struct bpfrr_sys_capture *cap, uint64_t addr)
 {
-	int fd = (int)c->args[0];
-	unsigned int req = (unsigned int)c->args[1];
-	uint64_t arg = c->args[2];
-	struct rec_fd *e;
+	struct perf_event_query_bpf q;
+	struct bpfrr_trace_region reg = {
+		.phase = cap->phase, .dir = cap->dir, .content = cap->content, .addr = addr, .path = cap->path,
+	};
 
-	e = rec_fdtab_lookup(t->fdtab, fd);
-	if (!e) {
-		char *link = rec_proc_fd_path(t->tid, fd);
-		enum bpfrr_obj_kind kind = link ? rec_kind_from_link(link, t->tid, fd) : BPFRR_OBJ_NONE;
+	if (rec_mem_read(t->tid, addr, &q, sizeof(q)))
+		return;
+	reg.want_len = sizeof(q) + 4ull * q.prog_cnt;
+	reg.len = sizeof(q) + 4ull * (q.prog_cnt < q.ids_len ? q.prog_cnt : q.ids_len);
+	rec_call_capture(s, t, c, &reg, false);
+}
 
-		free(link);
-		/* '$' is perf's ioctl type, but make sure: nothing else is recorded */
-		if (kind != BPFRR_OBJ_PERF_EVENT)
-			return false;
-	} else if (e->kind != BPFRR_OBJ_PERF_EVENT) {
-		return false;
-	}
-	c->seq = next_seq(s);
-	if (!rec_fd_resolve(s, t, fd, c->seq))
-		return false;
-	if (req == (unsigned int)PERF_EVENT_IOC_SET_FILTER && arg) {
-		struct bpfrr_trace_region reg = {
-			.phase = BPFRR_PHASE_ENTRY, .dir = BPFRR_DIR_IN,
-			.content = BPFRR_CONTENT_STRING, .addr = arg, .path = "filter",
-		};
-		size_t len = 0;
-		char *str = rec_mem_read_str(t->tid, arg, 1 << 16, &len);
+static void capture_one(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+			const struct bpfrr_sys_capture *cap)
+{
+	uint64_t addr = c->args[cap->arg];
+	struct bpfrr_trace_region reg = {
+		.phase = cap->phase, .dir = cap->dir, .content = cap->content, .addr = addr, .path = cap->path,
+	};
+	size_t len = 0;
+	char *str;
 
+	if (!addr)
+		return;
+	switch (cap->len_rule) {
+	case BPFRR_SYS_LEN_FIXED:
+		reg.len = reg.want_len = cap->len;
+		rec_call_capture(s, t, c, &reg, false);
+		return;
+	case BPFRR_SYS_LEN_ARG:
+		reg.want_len = c->args[cap->len_arg];
+		reg.len = reg.want_len > cap->len ? cap->len : reg.want_len;
+		if (reg.len < reg.want_len)
+			reg.flags |= BPFRR_REGION_TRUNCATED;
+		rec_call_capture(s, t, c, &reg, false);
+		return;
+	case BPFRR_SYS_LEN_STRING:
+		str = rec_mem_read_str(t->tid, addr, cap->len, &len);
 		if (str) {
 			reg.len = reg.want_len = len + 1;
 			rec_call_add_bytes(s, c, &reg, str, len + 1, false);
@@ -269,58 +282,86 @@ static bool enter_perf_ioctl(struct rec_session *s, struct rec_task *t, struct r
 			reg.err = errno;
 			rec_call_add_bytes(s, c, &reg, NULL, 0, false);
 		}
-	} else if (req == (unsigned int)PERF_EVENT_IOC_PERIOD && arg) {
-		struct bpfrr_trace_region reg = {
-			.phase = BPFRR_PHASE_ENTRY, .dir = BPFRR_DIR_IN, .content = BPFRR_CONTENT_BYTES,
-			.addr = arg, .len = 8, .want_len = 8, .path = "period",
-		};
-
-		rec_call_capture(s, t, c, &reg, false);
-	} else if (req == (unsigned int)PERF_EVENT_IOC_MODIFY_ATTRIBUTES) {
-		capture_perf_attr(s, t, c, arg, "perf_event_attr");
-	} else if (req == (unsigned int)PERF_EVENT_IOC_QUERY_BPF && arg) {
-		struct bpfrr_trace_region reg = {
-			.phase = BPFRR_PHASE_ENTRY, .dir = BPFRR_DIR_INOUT, .content = BPFRR_CONTENT_BYTES,
-			.addr = arg, .len = 4, .want_len = 4, .path = "query.ids_len",
-		};
-
-		rec_call_capture(s, t, c, &reg, false);
-	} else if (req == (unsigned int)PERF_EVENT_IOC_SET_BPF ||
-		   req == (unsigned int)PERF_EVENT_IOC_SET_OUTPUT) {
-		/* the argument is an fd: make sure the trace knows what it is */
-		if ((int)arg >= 0)
-			rec_fd_resolve(s, t, (int)arg, c->seq);
+		return;
+	case BPFRR_SYS_LEN_PERF_ATTR:
+		capture_perf_attr(s, t, c, cap, addr);
+		return;
+	case BPFRR_SYS_LEN_PERF_QUERY:
+		capture_perf_query(s, t, c, cap, addr);
+		return;
 	}
-	return true;
 }
 
-static void exit_perf_ioctl(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+/*
+ * The captures of the call's row and of the sub-row its arguments select,
+ * at phase, from the index-th on (an open's path, read by its decoder, is
+ * its row's first). At exit only for a call that succeeded.
+ */
+static void capture(struct rec_session *s, struct rec_task *t, struct rec_call *c, int phase,
+		    unsigned int first)
 {
-	unsigned int req = (unsigned int)c->args[1];
-	uint64_t arg = c->args[2];
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(c->desc, c->args);
+	unsigned int i;
 
-	if (c->ret < 0 || !arg)
+	if (phase == BPFRR_PHASE_EXIT && c->ret < 0)
 		return;
-	if (req == (unsigned int)PERF_EVENT_IOC_ID) {
-		struct bpfrr_trace_region reg = {
-			.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT, .content = BPFRR_CONTENT_BYTES,
-			.addr = arg, .len = 8, .want_len = 8, .path = "id",
-		};
+	for (i = first; i < BPFRR_SYS_MAX_CAPTURES; i++)
+		if (c->desc->cap[i].path && c->desc->cap[i].phase == phase)
+			capture_one(s, t, c, &c->desc->cap[i]);
+	for (i = 0; sub && i < BPFRR_SYS_MAX_CAPTURES; i++)
+		if (sub->cap[i].path && sub->cap[i].phase == phase)
+			capture_one(s, t, c, &sub->cap[i]);
+}
 
-		rec_call_capture(s, t, c, &reg, false);
-	} else if (req == (unsigned int)PERF_EVENT_IOC_QUERY_BPF) {
-		struct perf_event_query_bpf q;
-		struct bpfrr_trace_region reg = {
-			.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT, .content = BPFRR_CONTENT_BYTES,
-			.addr = arg, .path = "query",
-		};
+/*
+ * Make sure the trace knows what the fds the call references are (adopting
+ * them if need be): REF parameters other than the fd the call acts on,
+ * OPTIONAL ones only when not -1, and an fd argument a sub-row names.
+ */
+static void resolve_refs(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	const struct bpfrr_sys_desc *d = c->desc;
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(d, c->args);
+	unsigned int i;
 
-		if (rec_mem_read(t->tid, arg, &q, sizeof(q)))
-			return;
-		reg.want_len = sizeof(q) + 4ull * q.prog_cnt;
-		reg.len = sizeof(q) + 4ull * (q.prog_cnt < q.ids_len ? q.prog_cnt : q.ids_len);
-		rec_call_capture(s, t, c, &reg, false);
+	for (i = 0; i < d->nr_args; i++) {
+		const struct bpfrr_sys_param *p = &d->params[i];
+
+		if (!(p->flags & BPFRR_SYSP_REF) || (int)i == d->fd_arg ||
+		    ((p->flags & BPFRR_SYSP_OPTIONAL) && (int)c->args[i] < 0))
+			continue;
+		rec_fd_resolve(s, t, (int)c->args[i], c->seq);
 	}
+	if (sub && sub->arg_kind == BPFRR_SYS_ARG_FD && (int)c->args[d->sub_arg + 1] >= 0)
+		rec_fd_resolve(s, t, (int)c->args[d->sub_arg + 1], c->seq);
+}
+
+/* A call that acts on an object of one kind (perf ioctls): followed on fds of that kind only. */
+static bool enter_uses(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	const struct bpfrr_sys_desc *d = c->desc;
+	int fd = (int)c->args[d->fd_arg];
+	unsigned int kind = d->params[d->fd_arg].obj;
+	struct rec_fd *e;
+
+	e = rec_fdtab_lookup(t->fdtab, fd);
+	if (!e) {
+		char *link = rec_proc_fd_path(t->tid, fd);
+		enum bpfrr_obj_kind k = link ? rec_kind_from_link(link, t->tid, fd) : BPFRR_OBJ_NONE;
+
+		free(link);
+		/* '$' is perf's ioctl type, but make sure: nothing else is recorded */
+		if (k != kind)
+			return false;
+	} else if (e->kind != kind) {
+		return false;
+	}
+	c->seq = next_seq(s);
+	if (!rec_fd_resolve(s, t, fd, c->seq))
+		return false;
+	capture(s, t, c, BPFRR_PHASE_ENTRY, 0);
+	resolve_refs(s, t, c);
+	return true;
 }
 
 /* --- opens ---------------------------------------------------------------------------- */
@@ -432,22 +473,28 @@ static char *resolve_path(pid_t tid, int dirfd, const char *path)
 	return abs;
 }
 
+/*
+ * An open (BPFRR_SYSF_OPENS): its path, the row's first capture, decides
+ * whether it is recorded at all.
+ */
 static bool enter_open(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
-	int dirfd = c->sys == REC_SYS_OPEN ? AT_FDCWD : (int)c->args[0];
-	uint64_t addr = c->sys == REC_SYS_OPEN ? c->args[0] : c->args[1];
+	const struct bpfrr_sys_desc *d = c->desc;
+	const struct bpfrr_sys_capture *pathcap = &d->cap[0];
+	int dirfd = d->dirfd_arg < 0 ? AT_FDCWD : (int)c->args[d->dirfd_arg];
+	uint64_t addr = c->args[pathcap->arg];
 	struct bpfrr_trace_region reg = {
-		.phase = BPFRR_PHASE_ENTRY,
-		.dir = BPFRR_DIR_IN,
-		.content = BPFRR_CONTENT_PATH,
+		.phase = pathcap->phase,
+		.dir = pathcap->dir,
+		.content = pathcap->content,
 		.addr = addr,
-		.path = "pathname",
+		.path = pathcap->path,
 	};
 	size_t len = 0;
 	char *path, *abs;
 	bool relevant;
 
-	path = rec_mem_read_str(t->tid, addr, PATH_MAX, &len);
+	path = rec_mem_read_str(t->tid, addr, pathcap->len, &len);
 	if (!path)
 		return false;	/* the kernel will fail it with EFAULT / ENAMETOOLONG */
 	abs = resolve_path(t->tid, dirfd, path);
@@ -460,36 +507,41 @@ static bool enter_open(struct rec_session *s, struct rec_task *t, struct rec_cal
 	c->seq = next_seq(s);
 	reg.len = reg.want_len = len + 1;
 	rec_call_add_bytes(s, c, &reg, path, len + 1, false);
-	if (c->sys == REC_SYS_OPENAT2 && c->args[2]) {
-		struct bpfrr_trace_region how = {
-			.phase = BPFRR_PHASE_ENTRY, .dir = BPFRR_DIR_IN, .content = BPFRR_CONTENT_BYTES,
-			.addr = c->args[2], .path = "how",
-		};
-
-		how.want_len = c->args[3];
-		how.len = how.want_len > sizeof(struct open_how) ? sizeof(struct open_how) : how.want_len;
-		if (how.len < how.want_len)
-			how.flags |= BPFRR_REGION_TRUNCATED;
-		rec_call_capture(s, t, c, &how, false);
-	}
+	capture(s, t, c, BPFRR_PHASE_ENTRY, 1);
 	free(path);
 	c->str = abs;
 	return true;
 }
 
+/* The open flags of an open, as its row says where they are. */
 static uint64_t open_flags(struct rec_task *t, const struct rec_call *c)
 {
+	const struct bpfrr_sys_desc *d = c->desc;
 	struct open_how how;
 
-	switch (c->sys) {
-	case REC_SYS_OPEN:
-		return c->args[1];
-	case REC_SYS_OPENAT:
-		return c->args[2];
-	default:
-		if (c->args[3] >= 8 && !rec_mem_read(t->tid, c->args[2], &how, 8))
-			return how.flags;
+	if (d->oflags_arg < 0)
 		return 0;
+	if (!d->oflags_in_struct)
+		return c->args[d->oflags_arg];
+	if (c->args[d->oflags_arg + 1] >= 8 && !rec_mem_read(t->tid, c->args[d->oflags_arg], &how, 8))
+		return how.flags;
+	return 0;
+}
+
+/* The close-on-exec flag of the fd a call made, by its row's rule. */
+static bool new_fd_cloexec(struct rec_task *t, const struct rec_call *c, unsigned int rule)
+{
+	const struct bpfrr_sys_desc *d = c->desc;
+
+	switch (rule) {
+	case BPFRR_SYS_CLOEXEC_ALWAYS:
+		return true;
+	case BPFRR_SYS_CLOEXEC_ARG:
+		return c->args[d->cloexec_arg] & d->cloexec_mask;
+	case BPFRR_SYS_CLOEXEC_OFLAGS:
+		return open_flags(t, c) & O_CLOEXEC;
+	default:
+		return false;
 	}
 }
 
@@ -516,51 +568,38 @@ static void add_file_content(struct rec_session *s, struct rec_call *c, const ch
 	rec_call_add_bytes(s, c, &reg, buf, (size_t)n, false);
 }
 
+/* A call that made an fd (FD_NEW, FD_GET) returned it. */
 static void exit_new_fd(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
-	struct rec_fd val = { .obj_seq = c->seq };
+	const struct bpfrr_sys_desc *d = c->desc;
+	bool got = d->fd_op == BPFRR_SYS_FD_GET;
+	struct rec_fd val = { .obj_seq = got ? 0 : c->seq };	/* GET: made elsewhere */
 	int fd = (int)c->ret;
 	struct rec_fd *e;
 	char *link;
 
-	if (c->ret < 0)
-		return;
 	link = rec_proc_fd_path(t->tid, fd);
-	switch (c->sys) {
-	case REC_SYS_PERF_EVENT_OPEN:
-		val.kind = BPFRR_OBJ_PERF_EVENT;
-		val.origin = REC_FD_FROM_PERF;
-		val.cloexec = c->args[4] & PERF_FLAG_FD_CLOEXEC;
-		break;
-	case REC_SYS_PIDFD_GETFD:
-		val.kind = rec_kind_from_link(link, t->tid, fd);
-		val.origin = REC_FD_FROM_PIDFD_GETFD;
-		val.cloexec = true;	/* pidfd_getfd() always sets O_CLOEXEC */
-		val.obj_seq = 0;	/* made elsewhere */
-		break;
-	default:
-		val.kind = rec_kind_from_link(link, t->tid, fd);
-		val.origin = REC_FD_FROM_OPEN;
-		val.cloexec = open_flags(t, c) & O_CLOEXEC;
-		if (link) {
-			struct bpfrr_trace_region reg = {
-				.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT,
-				.content = BPFRR_CONTENT_PATH, .path = "path",
-			};
+	val.kind = d->new_kind == BPFRR_OBJ_ANY ? rec_kind_from_link(link, t->tid, fd) : d->new_kind;
+	val.origin = got ? REC_FD_FROM_PIDFD_GETFD :
+		     d->flags & BPFRR_SYSF_OPENS ? REC_FD_FROM_OPEN : REC_FD_FROM_SYSCALL;
+	val.cloexec = new_fd_cloexec(t, c, d->cloexec);
+	if ((d->flags & BPFRR_SYSF_OPENS) && link) {
+		struct bpfrr_trace_region reg = {
+			.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT,
+			.content = BPFRR_CONTENT_PATH, .path = "path",
+		};
 
-			reg.len = reg.want_len = strlen(link) + 1;
-			rec_call_add_bytes(s, c, &reg, link, strlen(link) + 1, false);
-			if (content_worth_reading(link))
-				add_file_content(s, c, link);
-		}
-		break;
+		reg.len = reg.want_len = strlen(link) + 1;
+		rec_call_add_bytes(s, c, &reg, link, strlen(link) + 1, false);
+		if (content_worth_reading(link))
+			add_file_content(s, c, link);
 	}
 	free(link);
 	rec_emit_syscall(s, t, c);
 	e = rec_fdtab_set(t->fdtab, fd, &val);
 	if (!e)
 		return;
-	if (c->sys == REC_SYS_PIDFD_GETFD) {
+	if (got) {
 		rec_emit_fd(s, t, c->seq, BPFRR_FD_ADOPT, fd, -1, e);
 		if (kind_is_bpf_object(e->kind))
 			rec_identity_query(s, t, c->seq, fd, e);
@@ -573,23 +612,17 @@ static void exit_new_fd(struct rec_session *s, struct rec_task *t, struct rec_ca
 
 static void exit_dup(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
-	int oldfd = (int)c->args[0], newfd = (int)c->ret;
+	const struct bpfrr_sys_desc *d = c->desc;
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(d, c->args);
+	int oldfd = (int)c->args[d->fd_arg], newfd = (int)c->ret;
 	struct rec_fd *old = rec_fdtab_lookup(t->fdtab, oldfd), val;
-	bool cloexec = false;
+	bool cloexec;
 
 	rec_emit_syscall(s, t, c);
 	if (c->ret < 0)
 		return;
-	switch (c->sys) {
-	case REC_SYS_DUP3:
-		cloexec = c->args[2] & O_CLOEXEC;
-		break;
-	case REC_SYS_FCNTL_DUPFD:
-		cloexec = (int)c->args[1] == F_DUPFD_CLOEXEC;
-		break;
-	default:
-		break;
-	}
+	/* a dup of a sub-row (fcntl F_DUPFD*) has its rule there */
+	cloexec = new_fd_cloexec(t, c, d->fd_op == BPFRR_SYS_FD_BY_SUB && sub ? sub->cloexec : d->cloexec);
 	if (newfd == oldfd)
 		return;		/* dup2(fd, fd): nothing changes */
 	if (rec_fdtab_lookup(t->fdtab, newfd)) {
@@ -610,50 +643,43 @@ static void exit_dup(struct rec_session *s, struct rec_task *t, struct rec_call 
 	}
 }
 
-/* --- dispatch -------------------------------------------------------------------------- */
+/* --- dispatch: by what the call's row says it does to the fd table ----------------------- */
 
 bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
-	int fd = (int)c->args[0];
+	const struct bpfrr_sys_desc *d = c->desc;
 	struct rec_fd *e;
 
-	switch (c->sys) {
-	case REC_SYS_CLOSE:
-		return close_tracked(s, t, c, fd);
-	case REC_SYS_CLOSE_RANGE:
+	if (!d)
+		return false;
+	switch (bpfrr_sys_fd_op(d, c->args)) {
+	case BPFRR_SYS_FD_CLOSE:
+		return close_tracked(s, t, c, (int)c->args[d->fd_arg]);
+	case BPFRR_SYS_FD_CLOSE_RANGE:
 		return enter_close_range(s, t, c);
-	case REC_SYS_DUP:
-	case REC_SYS_FCNTL_DUPFD:
-		if (!rec_fdtab_lookup(t->fdtab, fd))
+	case BPFRR_SYS_FD_DUP:
+		/* followed when it copies a tracked fd, or replaces one */
+		if (!rec_fdtab_lookup(t->fdtab, (int)c->args[d->fd_arg]) &&
+		    (d->newfd_arg < 0 || !rec_fdtab_lookup(t->fdtab, (int)c->args[d->newfd_arg])))
 			return false;
 		c->seq = next_seq(s);
 		return true;
-	case REC_SYS_DUP2:
-	case REC_SYS_DUP3:
-		if (!rec_fdtab_lookup(t->fdtab, fd) && !rec_fdtab_lookup(t->fdtab, (int)c->args[1]))
-			return false;
-		c->seq = next_seq(s);
-		return true;
-	case REC_SYS_FCNTL_SETFD:
-		e = rec_fdtab_lookup(t->fdtab, fd);
+	case BPFRR_SYS_FD_SETFD:
+		e = rec_fdtab_lookup(t->fdtab, (int)c->args[d->fd_arg]);
 		if (e)
 			e->cloexec = c->args[2] & FD_CLOEXEC;
 		return false;
-	case REC_SYS_PERF_EVENT_OPEN:
+	case BPFRR_SYS_FD_NEW:
+		if (d->flags & BPFRR_SYSF_OPENS)
+			return enter_open(s, t, c);
+		/* fall through */
+	case BPFRR_SYS_FD_GET:
 		c->seq = next_seq(s);
-		capture_perf_attr(s, t, c, c->args[0], "perf_event_attr");
-		if ((int)c->args[3] >= 0)	/* group_fd */
-			rec_fd_resolve(s, t, (int)c->args[3], c->seq);
+		capture(s, t, c, BPFRR_PHASE_ENTRY, 0);
+		resolve_refs(s, t, c);
 		return true;
-	case REC_SYS_PERF_IOCTL:
-		return enter_perf_ioctl(s, t, c);
-	case REC_SYS_OPEN:
-	case REC_SYS_OPENAT:
-	case REC_SYS_OPENAT2:
-		return enter_open(s, t, c);
-	case REC_SYS_PIDFD_GETFD:
-		c->seq = next_seq(s);
-		return true;
+	case BPFRR_SYS_FD_USES:
+		return enter_uses(s, t, c);
 	default:
 		return false;
 	}
@@ -661,28 +687,20 @@ bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 
 void rec_sys_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
-	switch (c->sys) {
-	case REC_SYS_DUP:
-	case REC_SYS_DUP2:
-	case REC_SYS_DUP3:
-	case REC_SYS_FCNTL_DUPFD:
+	switch (bpfrr_sys_fd_op(c->desc, c->args)) {
+	case BPFRR_SYS_FD_DUP:
 		exit_dup(s, t, c);
 		return;
-	case REC_SYS_PERF_IOCTL:
-		exit_perf_ioctl(s, t, c);
-		rec_emit_syscall(s, t, c);
-		return;
-	case REC_SYS_PERF_EVENT_OPEN:
-	case REC_SYS_OPEN:
-	case REC_SYS_OPENAT:
-	case REC_SYS_OPENAT2:
-	case REC_SYS_PIDFD_GETFD:
+	case BPFRR_SYS_FD_NEW:
+	case BPFRR_SYS_FD_GET:
+		capture(s, t, c, BPFRR_PHASE_EXIT, 0);
 		if (c->ret < 0)
 			rec_emit_syscall(s, t, c);
 		else
 			exit_new_fd(s, t, c);
 		return;
 	default:
+		capture(s, t, c, BPFRR_PHASE_EXIT, 0);
 		rec_emit_syscall(s, t, c);
 		return;
 	}

@@ -68,6 +68,9 @@ static int load_call(struct fe_trace *t, const struct bpfrr_trace_record *rec)
 		c->seq = s->seq;
 		c->tid = s->tid;
 		c->sys_name = s->name;
+		c->sys = bpfrr_sys_by_name(s->name);
+		if (c->sys && (c->sys->flags & BPFRR_SYSF_BPF_CALL))
+			c->sys = NULL;	/* bpf() is a BPF_CALL record, never a SYSCALL one */
 		c->sys_nr = s->nr;
 		memcpy(c->args, s->args, sizeof(c->args));
 		c->ret = s->ret;
@@ -220,25 +223,6 @@ void fe_rt_call(const struct fe_call *c, struct bpfrr_rt_call *rc)
 	rc->nr_regions = c->nr_regions;
 }
 
-const char *fe_ioctl_name(uint32_t req)
-{
-	switch (req) {
-	case FE_PERF_IOC_ENABLE: return "PERF_EVENT_IOC_ENABLE";
-	case FE_PERF_IOC_DISABLE: return "PERF_EVENT_IOC_DISABLE";
-	case FE_PERF_IOC_REFRESH: return "PERF_EVENT_IOC_REFRESH";
-	case FE_PERF_IOC_RESET: return "PERF_EVENT_IOC_RESET";
-	case FE_PERF_IOC_PERIOD: return "PERF_EVENT_IOC_PERIOD";
-	case FE_PERF_IOC_SET_OUTPUT: return "PERF_EVENT_IOC_SET_OUTPUT";
-	case FE_PERF_IOC_SET_FILTER: return "PERF_EVENT_IOC_SET_FILTER";
-	case FE_PERF_IOC_ID: return "PERF_EVENT_IOC_ID";
-	case FE_PERF_IOC_SET_BPF: return "PERF_EVENT_IOC_SET_BPF";
-	case FE_PERF_IOC_PAUSE_OUTPUT: return "PERF_EVENT_IOC_PAUSE_OUTPUT";
-	case FE_PERF_IOC_QUERY_BPF: return "PERF_EVENT_IOC_QUERY_BPF";
-	case FE_PERF_IOC_MODIFY_ATTRIBUTES: return "PERF_EVENT_IOC_MODIFY_ATTRIBUTES";
-	}
-	return NULL;
-}
-
 const char *fe_call_name(const struct fe_call *c, char *buf, size_t size)
 {
 	const char *name;
@@ -249,12 +233,15 @@ const char *fe_call_name(const struct fe_call *c, char *buf, size_t size)
 			snprintf(buf, size, "%s", name);
 		else
 			snprintf(buf, size, "bpf(cmd %u)", c->cmd);
-	} else if (!strcmp(c->sys_name, "ioctl")) {
-		name = fe_ioctl_name((uint32_t)c->args[1]);
-		if (name)
-			snprintf(buf, size, "ioctl(%s)", name);
+	} else if (c->sys && c->sys->sub_arg >= 0 &&
+		   c->sys->params[c->sys->sub_arg].kind == BPFRR_SYS_ARG_REQUEST) {
+		/* an ioctl is named with its request */
+		const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(c->sys, c->args);
+
+		if (sub)
+			snprintf(buf, size, "%s(%s)", c->sys_name, sub->name);
 		else
-			snprintf(buf, size, "ioctl(0x%x)", (uint32_t)c->args[1]);
+			snprintf(buf, size, "%s(0x%x)", c->sys_name, (uint32_t)c->args[c->sys->sub_arg]);
 	} else {
 		snprintf(buf, size, "%s", c->sys_name);
 	}

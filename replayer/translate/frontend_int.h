@@ -31,6 +31,7 @@
 #include "frontend.h"
 #include "ir.h"
 #include "resolved.h"
+#include "sys_abi.h"
 #include "trace.h"
 #include "u64map.h"
 
@@ -38,8 +39,9 @@
 
 /*
  * What a recorded call is, for deciding what to replay. A bpf() command's
- * class is its row's in the ABI table (enum bpfrr_cmd_class); the classes
- * after TEST_RUN are only syscalls'.
+ * class is its row's in the ABI table (enum bpfrr_cmd_class), another
+ * syscall's its row's (or sub-row's) in lib/sys_abi.h; the classes after
+ * TEST_RUN are only syscalls'.
  */
 enum fe_class {
 	FE_CLASS_CREATE = BPFRR_CMD_CLASS_CREATE,	/* returns a new object (map, prog, BTF, link,
@@ -51,8 +53,8 @@ enum fe_class {
 	FE_CLASS_GET = BPFRR_CMD_CLASS_GET,		/* another fd for an existing object (by id or path) */
 	FE_CLASS_READ = BPFRR_CMD_CLASS_READ,		/* reads state only (lookups, info, id walks, queries) */
 	FE_CLASS_TEST_RUN = BPFRR_CMD_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
-	FE_CLASS_FD,		/* fd bookkeeping: close, dup, fcntl */
-	FE_CLASS_OPEN,		/* open of a file (cgroup dir, tracefs id, ...) */
+	FE_CLASS_FD = BPFRR_SYS_CLASS_FD,		/* fd bookkeeping: close, dup, fcntl */
+	FE_CLASS_OPEN = BPFRR_SYS_CLASS_OPEN,		/* open of a file (cgroup dir, tracefs id, ...) */
 	FE_CLASS_OTHER,		/* a syscall or command the translator does not know */
 };
 
@@ -114,6 +116,7 @@ struct fe_call {
 	bool is_bpf;
 	uint32_t cmd;			/* bpf: the command */
 	const char *sys_name;		/* syscall: "perf_event_open", ... (reader memory) */
+	const struct bpfrr_sys_desc *sys;	/* syscall: its row in lib/sys_abi.h, NULL if none */
 	uint32_t sys_nr;
 	uint64_t args[6];		/* syscall arguments */
 	int64_t ret;
@@ -215,20 +218,6 @@ uint32_t fe_obj_type(const struct fe_obj *o);
 /* "map 'counts' (seq 24)" */
 const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size);
 
-/* ioctl requests of perf events (low 32 bits) */
-#define FE_PERF_IOC_ENABLE		0x2400u
-#define FE_PERF_IOC_DISABLE		0x2401u
-#define FE_PERF_IOC_REFRESH		0x2402u
-#define FE_PERF_IOC_RESET		0x2403u
-#define FE_PERF_IOC_PERIOD		0x40082404u
-#define FE_PERF_IOC_SET_OUTPUT		0x2405u
-#define FE_PERF_IOC_SET_FILTER		0x40082406u
-#define FE_PERF_IOC_ID			0x80082407u
-#define FE_PERF_IOC_SET_BPF		0x40042408u
-#define FE_PERF_IOC_PAUSE_OUTPUT	0x40042409u
-#define FE_PERF_IOC_QUERY_BPF		0xc008240au
-#define FE_PERF_IOC_MODIFY_ATTRIBUTES	0x4008240bu
-const char *fe_ioctl_name(uint32_t req);
 /* struct perf_event_attr: the u64 of flag bits and its first bit */
 #define FE_PERF_ATTR_FLAGS_OFF		40u
 #define FE_PERF_ATTR_DISABLED		0x1u

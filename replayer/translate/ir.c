@@ -13,6 +13,7 @@
 #include "grow.h"
 #include "bpf_abi.h"
 #include "ir.h"
+#include "sys_abi.h"
 
 /* ld_imm64 as the kernel's UAPI spells it (BPF_LD | BPF_IMM | BPF_DW) */
 #define IR_LD_IMM64		0x18
@@ -20,8 +21,6 @@
 #define IR_PSEUDO_MAP_VALUE	2
 #define IR_PSEUDO_BTF_ID	3
 
-#define PERF_EVENT_IOC_ENABLE_NR	0x2400
-#define PERF_EVENT_IOC_SET_BPF_NR	0x40042408
 
 
 static char *dup_or_null(const char *s)
@@ -401,10 +400,9 @@ const char *bpfrr_ir_call_name(const struct bpfrr_ir_call *c, char *buf, size_t 
 		snprintf(buf, size, "perf_event_open");
 		break;
 	case BPFRR_IR_IOCTL:
-		if (c->cmd == PERF_EVENT_IOC_ENABLE_NR)
-			snprintf(buf, size, "ioctl(PERF_EVENT_IOC_ENABLE)");
-		else if (c->cmd == PERF_EVENT_IOC_SET_BPF_NR)
-			snprintf(buf, size, "ioctl(PERF_EVENT_IOC_SET_BPF)");
+		name = bpfrr_perf_ioc_name(c->cmd);
+		if (name)
+			snprintf(buf, size, "ioctl(%s)", name);
 		else
 			snprintf(buf, size, "ioctl(0x%x)", c->cmd);
 		break;

@@ -9,8 +9,8 @@
  * bpf() call wherever they are (attr fields, fd_array, ld_imm64, module
  * BTF, map values), through the resolved trace's view of the call (its
  * recorded memory, and the facts of the objects behind fds: map types and
- * sizes decide where fds sit in values); ioctl and perf_event_open
- * arguments are looked at directly.  The buffers each call
+ * sizes decide where fds sit in values); the fds other syscalls pass are
+ * those their rows in lib/sys_abi.h name.  The buffers each call
  * passes are taken from the walker too, for pass 3.
  *
  * Objects get their maker (the call whose seq is their origin), the
@@ -221,27 +221,35 @@ static int resolve_bpf_call(struct fdlife *fl, struct fe_call *c)
 	return ret ? ret : fl->err;
 }
 
+/*
+ * The fds a syscall references, as its row in lib/sys_abi.h says: its REF
+ * parameters (OPTIONAL ones only when not -1) and the fd argument its
+ * sub-row names (PERF_EVENT_IOC_SET_BPF's program), each as the IR
+ * argument it becomes.
+ */
 static int resolve_syscall(struct fdlife *fl, struct fe_call *c)
 {
-	if (!strcmp(c->sys_name, "perf_event_open")) {
-		if ((int32_t)c->args[3] >= 0)
-			return add_ref(fl, "arg group_fd", (int32_t)c->args[3], BPFRR_IR_REF_ARG,
-				       BPFRR_OBJ_PERF_EVENT, BPFRR_IR_IN_ARG, NULL, 2);
-		return 0;
-	}
-	if (!strcmp(c->sys_name, "ioctl")) {
-		uint32_t req = (uint32_t)c->args[1];
-		int ret = add_ref(fl, "arg fd", (int32_t)c->args[0], BPFRR_IR_REF_ARG, BPFRR_OBJ_PERF_EVENT,
-				  BPFRR_IR_IN_ARG, NULL, 0);
+	const struct bpfrr_sys_desc *d = c->sys;
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(d, c->args);
+	char path[64];
+	unsigned int i;
+	int ret;
 
+	for (i = 0; d && i < d->nr_args; i++) {
+		const struct bpfrr_sys_param *p = &d->params[i];
+
+		if (!(p->flags & BPFRR_SYSP_REF) || ((p->flags & BPFRR_SYSP_OPTIONAL) && (int32_t)c->args[i] < 0))
+			continue;
+		snprintf(path, sizeof(path), "arg %s", p->name);
+		ret = add_ref(fl, path, (int32_t)c->args[i], BPFRR_IR_REF_ARG, p->obj, BPFRR_IR_IN_ARG, NULL,
+			      (uint64_t)p->ir);
 		if (ret)
 			return ret;
-		if (req == FE_PERF_IOC_SET_BPF && (int32_t)c->args[2] >= 0)
-			return add_ref(fl, "arg prog_fd", (int32_t)c->args[2], BPFRR_IR_REF_ARG, BPFRR_OBJ_PROG,
-				       BPFRR_IR_IN_ARG, NULL, 1);
-		if (req == FE_PERF_IOC_SET_OUTPUT && (int32_t)c->args[2] >= 0)
-			return add_ref(fl, "arg output_fd", (int32_t)c->args[2], BPFRR_IR_REF_ARG,
-				       BPFRR_OBJ_PERF_EVENT, BPFRR_IR_IN_ARG, NULL, 1);
+	}
+	if (sub && sub->arg_kind == BPFRR_SYS_ARG_FD && (int32_t)c->args[d->sub_arg + 1] >= 0) {
+		snprintf(path, sizeof(path), "arg %s", sub->arg_ref);
+		return add_ref(fl, path, (int32_t)c->args[d->sub_arg + 1], BPFRR_IR_REF_ARG, sub->arg_obj,
+			       BPFRR_IR_IN_ARG, NULL, (uint64_t)d->params[d->sub_arg + 1].ir);
 	}
 	return 0;
 }

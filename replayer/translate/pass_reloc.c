@@ -373,6 +373,24 @@ static const char *value_name(const struct fe_trace *t, uint32_t kind, uint64_t 
 	return NULL;
 }
 
+/* The IR arguments of a syscall: its parameters that have one, ints and fds sign-extended. */
+static void sys_ir_args(struct prep *p)
+{
+	const struct bpfrr_sys_desc *d = p->c->sys;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_args; i++) {
+		const struct bpfrr_sys_param *a = &d->params[i];
+
+		if (a->ir < 0)
+			continue;
+		if (a->kind == BPFRR_SYS_ARG_INT || a->kind == BPFRR_SYS_ARG_FD)
+			p->args[a->ir] = (int32_t)p->c->args[i];
+		else
+			p->args[a->ir] = (int64_t)p->c->args[i];
+	}
+}
+
 static int prep_perf_event_open(struct prep *p)
 {
 	struct fe_call *c = p->c;
@@ -399,10 +417,7 @@ static int prep_perf_event_open(struct prep *p)
 	memcpy(&config, p->attr + 8, 8);
 	memcpy(&config1, p->attr + 56, 8);
 	p->op = BPFRR_IR_PERF_EVENT_OPEN;
-	p->args[0] = pid;
-	p->args[1] = (int32_t)c->args[2];
-	p->args[2] = (int32_t)c->args[3];
-	p->args[3] = (int64_t)c->args[4];
+	sys_ir_args(p);
 
 	if (type == PERF_TYPE_TRACEPOINT) {
 		const char *tp = value_name(p->t, BPFRR_IR_RESOLVE_TP_ID, config);
@@ -439,27 +454,17 @@ static int prep_perf_event_open(struct prep *p)
 	return prep_rels(p);
 }
 
+/* The requests the IR carries are the sub-rows with BPFRR_SYSF_REPLAYS (lib/sys_abi.h). */
 static int prep_ioctl(struct prep *p)
 {
 	struct fe_call *c = p->c;
-	uint32_t req = (uint32_t)c->args[1];
+	const struct bpfrr_sys_sub *sub = bpfrr_sys_sub(c->sys, c->args);
 
-	switch (req) {
-	case FE_PERF_IOC_ENABLE:
-	case FE_PERF_IOC_DISABLE:
-	case FE_PERF_IOC_RESET:
-	case FE_PERF_IOC_REFRESH:
-	case FE_PERF_IOC_PAUSE_OUTPUT:
-	case FE_PERF_IOC_SET_BPF:
-	case FE_PERF_IOC_SET_OUTPUT:
-		break;
-	default:
+	if (!sub || !(sub->flags & BPFRR_SYSF_REPLAYS))
 		return refuse(p, "its argument is a pointer, which the IR does not carry for ioctls");
-	}
 	p->op = BPFRR_IR_IOCTL;
-	p->cmd = req;
-	p->args[0] = (int32_t)c->args[0];
-	p->args[1] = (int64_t)c->args[2];
+	p->cmd = (uint32_t)c->args[c->sys->sub_arg];
+	sys_ir_args(p);
 	return prep_rels(p);
 }
 
@@ -615,7 +620,8 @@ static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct f
 	const struct bpfrr_rec_blob *b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)c->result->base.kind);
 	char name[BPFRR_IR_MAX_NAME];
-	uint64_t flags = !strcmp(c->sys_name, "open") ? c->args[1] : c->args[2];
+	const struct bpfrr_sys_desc *d = c->sys;
+	uint64_t flags = d && d->oflags_arg >= 0 ? c->args[d->oflags_arg] : 0;
 	int slot;
 
 	if (!b || !b->len || ((const char *)b->data)[b->len - 1] || memchr(b->data, '\0', b->len - 1) ||
@@ -624,10 +630,10 @@ static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct f
 			 c->seq, c->sys_name);
 		return -EINVAL;
 	}
-	if (!strcmp(c->sys_name, "openat2")) {
+	if (d && d->oflags_arg >= 0 && d->oflags_in_struct) {	/* openat2's struct open_how */
 		uint64_t how = 0;
 
-		flags = fe_read_mem(t, c, BPFRR_PHASE_ENTRY, c->args[2], &how, 8) ? 0 : how;
+		flags = fe_read_mem(t, c, BPFRR_PHASE_ENTRY, c->args[d->oflags_arg], &how, 8) ? 0 : how;
 	}
 	snprintf(name, sizeof(name), "%s.%" PRIu64, kind ? kind : "file", c->seq);
 	slot = bpfrr_ir_add_path_slot(ir, c->result->base.kind == BPFRR_OBJ_NONE ||
@@ -747,9 +753,9 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			continue;
 		if (c->is_bpf)
 			ret = prep_bpf(&p);
-		else if (!strcmp(c->sys_name, "perf_event_open"))
+		else if (c->sys && c->sys->replay == BPFRR_SYS_REPLAY_PERF_EVENT_OPEN)
 			ret = prep_perf_event_open(&p);
-		else if (!strcmp(c->sys_name, "ioctl"))
+		else if (c->sys && c->sys->replay == BPFRR_SYS_REPLAY_IOCTL)
 			ret = prep_ioctl(&p);
 		else
 			ret = refuse(&p, "a system call the translator does not replay");

@@ -39,29 +39,9 @@ enum fe_class fe_classify(const struct fe_call *c)
 {
 	const struct bpfrr_cmd_desc *d;
 
-	if (!c->is_bpf) {
-		const char *n = c->sys_name;
-
-		if (!strcmp(n, "perf_event_open"))
-			return FE_CLASS_CREATE;
-		if (!strcmp(n, "ioctl")) {
-			switch ((uint32_t)c->args[1]) {
-			case FE_PERF_IOC_ID:
-			case FE_PERF_IOC_QUERY_BPF:
-				return FE_CLASS_READ;
-			default:
-				return FE_CLASS_MUTATE;
-			}
-		}
-		if (!strcmp(n, "close") || !strcmp(n, "close_range") || !strcmp(n, "dup") ||
-		    !strcmp(n, "dup2") || !strcmp(n, "dup3") || !strcmp(n, "fcntl"))
-			return FE_CLASS_FD;
-		if (!strcmp(n, "open") || !strcmp(n, "openat") || !strcmp(n, "openat2"))
-			return FE_CLASS_OPEN;
-		if (!strcmp(n, "pidfd_getfd"))
-			return FE_CLASS_GET;
-		return FE_CLASS_OTHER;
-	}
+	/* a syscall's class is its row's (or its sub-row's: a perf ioctl that only reads) */
+	if (!c->is_bpf)
+		return c->sys ? (enum fe_class)bpfrr_sys_class(c->sys, c->args) : FE_CLASS_OTHER;
 	/* a command the table does not know (or left unclassified) is OTHER: pass 3 refuses it */
 	d = bpfrr_abi_cmd((int)c->cmd);
 	return d && d->cls != BPFRR_CMD_CLASS_NONE ? (enum fe_class)d->cls : FE_CLASS_OTHER;
@@ -79,14 +59,8 @@ static bool builds(const struct fe_call *c)
 
 	if (c->is_bpf)	/* the table sets BUILDS on CREATE, MUTATE and GLOBAL rows only */
 		return (d = bpfrr_abi_cmd((int)c->cmd)) && (d->flags & BPFRR_CMDF_BUILDS);
-	switch (c->class) {
-	case FE_CLASS_CREATE:
-		return true;
-	case FE_CLASS_MUTATE:
-		return (uint32_t)c->args[1] != FE_PERF_IOC_DISABLE && (uint32_t)c->args[1] != FE_PERF_IOC_RESET;
-	default:
-		return false;
-	}
+	/* lib/sys_abi.h: perf_event_open, and perf ioctls but DISABLE, RESET and the reads */
+	return c->sys && bpfrr_sys_builds(c->sys, c->args);
 }
 
 /* The ref of c at path, or NULL. */
@@ -149,11 +123,11 @@ static uint64_t enable_noop_after(const struct fe_trace *t, const struct fe_call
 	uint64_t bits;
 	uint32_t i;
 
-	if (c->is_bpf || strcmp(c->sys_name, "ioctl") || (uint32_t)c->args[1] != FE_PERF_IOC_ENABLE ||
+	if (c->is_bpf || c->sys != bpfrr_sys(BPFRR_SYS_IOCTL) || (uint32_t)c->args[1] != BPFRR_PERF_IOC_ENABLE ||
 	    c->args[2] || !c->target)
 		return 0;
 	open = c->target->creator;
-	if (!open || open->is_bpf || strcmp(open->sys_name, "perf_event_open") || !succeeded(open))
+	if (!open || open->is_bpf || open->sys != bpfrr_sys(BPFRR_SYS_PERF_EVENT_OPEN) || !succeeded(open))
 		return 0;
 	reg = fe_region(t, open, BPFRR_PHASE_ENTRY, "perf_event_attr");
 	if (!reg || reg->len < FE_PERF_ATTR_FLAGS_OFF + 8)
@@ -168,10 +142,11 @@ static uint64_t enable_noop_after(const struct fe_trace *t, const struct fe_call
 		const struct fe_call *o = &t->calls[i];
 		uint32_t req = (uint32_t)o->args[1];
 
-		if (o->seq <= open->seq || o->seq >= c->seq || o->is_bpf || strcmp(o->sys_name, "ioctl") ||
+		if (o->seq <= open->seq || o->seq >= c->seq || o->is_bpf || o->sys != c->sys ||
 		    o->target != c->target)
 			continue;
-		if (req == FE_PERF_IOC_DISABLE || req == FE_PERF_IOC_REFRESH || req == FE_PERF_IOC_MODIFY_ATTRIBUTES)
+		if (req == BPFRR_PERF_IOC_DISABLE || req == BPFRR_PERF_IOC_REFRESH ||
+		    req == BPFRR_PERF_IOC_MODIFY_ATTRIBUTES)
 			return 0;
 	}
 	return open->seq;

@@ -108,7 +108,7 @@ static void teardown(struct fixture *fx)
 
 static struct rec_call *prog_load_call(void)
 {
-	struct rec_call *c = rec_call_new(REC_SYS_BPF);
+	struct rec_call *c = rec_call_new(BPFRR_SYS_BPF);
 
 	memset(attr, 0, sizeof(attr));
 	memset(log_buf, 0, sizeof(log_buf));
@@ -270,7 +270,7 @@ START_TEST(test_unknown_fd_is_adopted)
 	struct bpfrr_trace_record rec;
 	const struct bpfrr_trace_region *g;
 	struct bpfrr_trace_reader *r;
-	struct rec_call *c = rec_call_new(REC_SYS_BPF);
+	struct rec_call *c = rec_call_new(BPFRR_SYS_BPF);
 	struct fixture fx;
 	int adopts;
 
@@ -315,7 +315,7 @@ START_TEST(test_known_map_sizes_its_buffers)
 	const struct bpfrr_trace_region *g;
 	const struct bpfrr_rec_blob *b;
 	struct bpfrr_trace_reader *r;
-	struct rec_call *c = rec_call_new(REC_SYS_BPF);
+	struct rec_call *c = rec_call_new(BPFRR_SYS_BPF);
 	struct fixture fx;
 	int adopts;
 
