@@ -7,21 +7,15 @@
 #include <string.h>
 
 #include "bpfrr.h"
+#include "../recorder/dump.h"
+#include "../recorder/record.h"
+#include "../replayer/replayer.h"
 
 struct subcommand {
 	const char *name;
 	int (*main)(int argc, char **argv);
 	const char *summary;
 };
-
-/*
- * A subcommand whose code is not linked in yet is declared weak, so the
- * dispatcher says so plainly instead of failing to link.
- */
-int bpfrr_record_main(int argc, char **argv) __attribute__((weak));
-int bpfrr_dump_main(int argc, char **argv) __attribute__((weak));
-int bpfrr_translate_main(int argc, char **argv) __attribute__((weak));
-int bpfrr_replay_main(int argc, char **argv) __attribute__((weak));
 
 static const struct subcommand subcommands[] = {
 	{ "record", bpfrr_record_main, "run a loader under the recorder, write a trace" },
@@ -36,8 +30,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: bpfrr COMMAND [OPTIONS] [ARGS...]\n\ncommands:\n");
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-10s %s%s\n", subcommands[i].name, subcommands[i].summary,
-			subcommands[i].main ? "" : " (not built yet)");
+		fprintf(out, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(out, "  %-10s %s\n", "version", "print the version");
 	fprintf(out, "  %-10s %s\n", "help", "print this help");
 	fprintf(out, "\n'bpfrr COMMAND --help' describes a command; see also bpfrr(1).\n");
@@ -60,13 +53,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
-		if (strcmp(argv[1], subcommands[i].name))
-			continue;
-		if (!subcommands[i].main) {
-			fprintf(stderr, "bpfrr: '%s' is not implemented in this build\n", argv[1]);
-			return BPFRR_EXIT_USAGE;
-		}
-		return subcommands[i].main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].main(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "bpfrr: unknown command '%s' (see 'bpfrr --help')\n", argv[1]);
 	return BPFRR_EXIT_USAGE;

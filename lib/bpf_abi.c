@@ -211,17 +211,6 @@ const char *bpfrr_abi_content_name(enum bpfrr_abi_content content)
 	return (unsigned int)content < ARRAY_SIZE(names) ? names[content] : NULL;
 }
 
-const char *bpfrr_abi_field_kind_name(enum bpfrr_field_kind kind)
-{
-	static const char *const names[] = {
-		[BPFRR_FIELD_UINT] = "uint", [BPFRR_FIELD_INT] = "int", [BPFRR_FIELD_ENUM] = "enum",
-		[BPFRR_FIELD_FLAGS] = "flags", [BPFRR_FIELD_FD] = "fd", [BPFRR_FIELD_PTR] = "ptr",
-		[BPFRR_FIELD_STR] = "str", [BPFRR_FIELD_BYTES] = "bytes", [BPFRR_FIELD_PAD] = "pad",
-	};
-
-	return (unsigned int)kind < ARRAY_SIZE(names) ? names[kind] : NULL;
-}
-
 const char *bpfrr_abi_dir_name(enum bpfrr_dir dir)
 {
 	switch (dir) {

@@ -254,7 +254,6 @@ struct bpfrr_field {
 /* Field flags. */
 #define BPFRR_FIELDF_ZERO_CAP_UNLIMITED	0x0001	/* capacity 0 means "no limit" (test.data_size_out) */
 #define BPFRR_FIELDF_ELEM_FDS		0x0002	/* buffer holds map values that may hold fds */
-#define BPFRR_FIELDF_OPTIONAL_NUL	0x0004	/* inline string need not be NUL-terminated */
 #define BPFRR_FIELDF_ALIAS		0x0008	/* shares its bytes with another field of the same variant (query.count) */
 #define BPFRR_FIELDF_NEEDS_FLAG		0x0010	/* fd only meaningful when a flag is set (token fds, path_fd) */
 #define BPFRR_FIELDF_FD_OPTIONAL	0x0020	/* fd 0 means "none" (inner_map_fd, btf_fd, ...) */
@@ -380,7 +379,6 @@ extern const struct bpfrr_struct_desc bpfrr_abi_iter_link_info_desc;
 /* Names. All return NULL for an unknown value. */
 const char *bpfrr_abi_obj_kind_name(enum bpfrr_obj_kind kind);		/* "map", "prog", ... */
 const char *bpfrr_abi_content_name(enum bpfrr_abi_content content);	/* "insns", "btf", ... */
-const char *bpfrr_abi_field_kind_name(enum bpfrr_field_kind kind);
 const char *bpfrr_abi_dir_name(enum bpfrr_dir dir);			/* "in", "out", "inout" */
 /* libbpf's names where libbpf 1.1 has them ("hash", "kprobe", "cgroup_inet_ingress"),
  * ours in the same style for newer values */

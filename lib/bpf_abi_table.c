@@ -54,9 +54,6 @@
 #define V_OTHER_PROG	(1u << 30)
 #define V_LC_ATTACH_FLAGS (1u << 31)	/* link_create.flags are attach flags (not XDP flags) */
 
-#define V_ANY_TGT_FD	(V_TGT_CGROUP | V_TGT_MAP | V_TGT_DEVICE | V_TGT_NETNS | V_TGT_NONE | \
-			 V_TGT_PROG | V_TGT_PERF | V_TGT_ANY)
-
 /* bpf_link_info variants (by its type, and perf_event.type) */
 #define LI_RAW_TP	(1u << 0)
 #define LI_TRACING	(1u << 1)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# tests/host/qemu-run.t: the contract of qemu/run, checked by booting real guests
+# tests/harness/qemu-run.t: the contract of qemu/run, checked by booting real guests
 # (TAP). On each arch: the command's exit status is the runner's, its stdout and
 # stderr arrive separately and intact, /share is read-write. On x86_64 also: a
 # megabyte of output arrives intact, a command line of several words keeps sh
