@@ -13,22 +13,24 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpf_abi.h"
+#include "frame.h"
 #include "sha256.h"
 #include "trace.h"
 
-#define PREFIX_SIZE	16	/* magic[8], u16 major, u16 minor, u32 reserved */
-#define FRAME_SIZE	12	/* u32 type, u32 length, u32 crc */
-#define RECORD_ALIGN	8
+/* The framing (prefix, frame header, CRC, padding) is frame.h's. */
+#define PREFIX_SIZE	BPFRR_FRAME_PREFIX_SIZE
+#define FRAME_SIZE	BPFRR_FRAME_HEADER_SIZE
+#define RECORD_ALIGN	BPFRR_FRAME_ALIGN
 #define BLOB_PREFIX	52	/* u64 id, u64 len, sha256[32], u32 flags: data lands 8-aligned */
 
 /* Minimum encoded sizes, used to bound counts before allocating. */
@@ -50,84 +52,6 @@ _Static_assert(BPFRR_OBJ_MAP == 1 && BPFRR_OBJ_PROG == 2 && BPFRR_OBJ_BTF == 3 &
 _Static_assert(BPFRR_REGION_TRUNCATED == BPFRR_ABI_BUF_TRUNCATED &&
 	       BPFRR_REGION_LEN_UNKNOWN == BPFRR_ABI_BUF_LEN_UNKNOWN &&
 	       BPFRR_REGION_NO_NUL == BPFRR_ABI_BUF_NO_NUL, "region flags pass ABI buffer flags through");
-
-/* --- CRC32C -------------------------------------------------------------------- */
-
-/* Slicing-by-8 tables for the reflected Castagnoli polynomial. */
-static uint32_t crc32c_table[8][256];
-static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
-
-static void crc32c_init_tables(void)
-{
-	uint32_t i, j, crc;
-
-	for (i = 0; i < 256; i++) {
-		crc = i;
-		for (j = 0; j < 8; j++)
-			crc = crc & 1 ? (crc >> 1) ^ 0x82F63B78u : crc >> 1;
-		crc32c_table[0][i] = crc;
-	}
-	for (i = 0; i < 256; i++)
-		for (j = 1; j < 8; j++)
-			crc32c_table[j][i] = (crc32c_table[j - 1][i] >> 8) ^
-					     crc32c_table[0][crc32c_table[j - 1][i] & 0xff];
-}
-
-uint32_t bpfrr_crc32c(uint32_t crc, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-
-	pthread_once(&crc32c_once, crc32c_init_tables);
-	crc = ~crc;
-	while (len >= 8) {
-		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-				     (uint32_t)p[3] << 24);
-		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
-			      (uint32_t)p[7] << 24;
-
-		crc = crc32c_table[7][lo & 0xff] ^ crc32c_table[6][(lo >> 8) & 0xff] ^
-		      crc32c_table[5][(lo >> 16) & 0xff] ^ crc32c_table[4][lo >> 24] ^
-		      crc32c_table[3][hi & 0xff] ^ crc32c_table[2][(hi >> 8) & 0xff] ^
-		      crc32c_table[1][(hi >> 16) & 0xff] ^ crc32c_table[0][hi >> 24];
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		crc = (crc >> 8) ^ crc32c_table[0][(crc ^ *p++) & 0xff];
-	return ~crc;
-}
-
-/*
- * CRC of a frame: type and length (the first 8 bytes), then the payload.
- * The HEADER's CRC starts with the 16-byte file prefix, so that the
- * version and reserved bytes are covered too.
- */
-static uint32_t frame_crc(const uint8_t *prefix, const uint8_t *frame, const void *payload, size_t len)
-{
-	uint32_t crc = prefix ? bpfrr_crc32c(0, prefix, PREFIX_SIZE) : 0;
-
-	return bpfrr_crc32c(bpfrr_crc32c(crc, frame, 8), payload, len);
-}
-
-/* --- little-endian helpers ------------------------------------------------------ */
-
-static void store_le(uint8_t *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t load_le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
-}
 
 /* --- names ----------------------------------------------------------------------- */
 
@@ -181,52 +105,20 @@ struct bpfrr_trace_writer {
 	struct bpfrr_rec_end stats;
 	struct blob_slot *slots;	/* open addressing, keyed by the SHA-256 */
 	size_t nr_slots;		/* power of two */
-	/* the one record being encoded */
-	uint8_t *buf;
-	size_t len, cap;
-	bool oom;
+	/* the one record being encoded: its frame header, then its payload */
+	struct bpfrr_buf rec;
+	uint32_t rec_type;
 };
 
 static void put_bytes(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
-	if (w->oom)
-		return;
-	if (len > w->cap - w->len) {
-		size_t cap = w->cap ? w->cap : 4096;
-		uint8_t *p;
-
-		while (cap - w->len < len) {
-			if (cap > SIZE_MAX / 2) {
-				w->oom = true;
-				return;
-			}
-			cap *= 2;
-		}
-		p = realloc(w->buf, cap);
-		if (!p) {
-			w->oom = true;
-			return;
-		}
-		w->buf = p;
-		w->cap = cap;
-	}
-	if (len)
-		memcpy(w->buf + w->len, data, len);
-	w->len += len;
+	bpfrr_buf_put(&w->rec, data, len);
 }
 
-static void put_le(struct bpfrr_trace_writer *w, uint64_t v, int n)
-{
-	uint8_t b[8];
-
-	store_le(b, v, n);
-	put_bytes(w, b, n);
-}
-
-static void put_u8(struct bpfrr_trace_writer *w, uint8_t v) { put_le(w, v, 1); }
-static void put_u16(struct bpfrr_trace_writer *w, uint16_t v) { put_le(w, v, 2); }
-static void put_u32(struct bpfrr_trace_writer *w, uint32_t v) { put_le(w, v, 4); }
-static void put_u64(struct bpfrr_trace_writer *w, uint64_t v) { put_le(w, v, 8); }
+static void put_u8(struct bpfrr_trace_writer *w, uint8_t v) { bpfrr_buf_put_u8(&w->rec, v); }
+static void put_u16(struct bpfrr_trace_writer *w, uint16_t v) { bpfrr_buf_put_u16(&w->rec, v); }
+static void put_u32(struct bpfrr_trace_writer *w, uint32_t v) { bpfrr_buf_put_u32(&w->rec, v); }
+static void put_u64(struct bpfrr_trace_writer *w, uint64_t v) { bpfrr_buf_put_u64(&w->rec, v); }
 
 /* str: u32 n (bytes including the NUL), the bytes, the NUL. NULL is "". */
 static void put_str(struct bpfrr_trace_writer *w, const char *s)
@@ -250,11 +142,9 @@ static void put_strlist(struct bpfrr_trace_writer *w, uint32_t argc, const char 
 
 static void begin_record(struct bpfrr_trace_writer *w, uint32_t type)
 {
-	w->len = 0;
-	w->oom = false;
-	put_u32(w, type);
-	put_u32(w, 0);		/* length, filled in by write_record() */
-	put_u32(w, 0);		/* crc */
+	bpfrr_buf_reset(&w->rec);
+	bpfrr_frame_begin(&w->rec);
+	w->rec_type = type;
 }
 
 /* write(2) every byte of iov, retrying short writes and EINTR. */
@@ -290,41 +180,32 @@ static const uint8_t zero_pad[RECORD_ALIGN];
 static int write_record(struct bpfrr_trace_writer *w, const void *tail, size_t tail_len)
 {
 	struct iovec iov[3];
-	uint64_t payload;
-	uint32_t crc;
-	size_t pad;
+	long pad;
 	int cnt = 0, err;
 
 	if (w->err)
 		return w->err;
-	if (w->oom)
-		return -ENOMEM;
-	payload = (w->len - FRAME_SIZE) + (uint64_t)tail_len;
-	if (payload > BPFRR_TRACE_MAX_PAYLOAD)
-		return -EFBIG;
-	store_le(w->buf + 4, payload, 4);
-	crc = frame_crc(w->offset == PREFIX_SIZE ? w->prefix : NULL, w->buf, w->buf + FRAME_SIZE,
-			w->len - FRAME_SIZE);
-	crc = bpfrr_crc32c(crc, tail, tail_len);
-	store_le(w->buf + 8, crc, 4);
-	pad = (RECORD_ALIGN - (FRAME_SIZE + payload) % RECORD_ALIGN) % RECORD_ALIGN;
+	pad = bpfrr_frame_seal(&w->rec, 0, w->rec_type, w->offset == PREFIX_SIZE ? w->prefix : NULL,
+			       tail, tail_len, BPFRR_TRACE_MAX_PAYLOAD);
+	if (pad < 0)
+		return (int)pad;
 
-	iov[cnt].iov_base = w->buf;
-	iov[cnt++].iov_len = w->len;
+	iov[cnt].iov_base = w->rec.p;
+	iov[cnt++].iov_len = w->rec.len;
 	if (tail_len) {
 		iov[cnt].iov_base = (void *)tail;
 		iov[cnt++].iov_len = tail_len;
 	}
 	if (pad) {
 		iov[cnt].iov_base = (void *)zero_pad;
-		iov[cnt++].iov_len = pad;
+		iov[cnt++].iov_len = (size_t)pad;
 	}
 	err = write_all(w->fd, iov, cnt);
 	if (err) {
 		w->err = err;
 		return err;
 	}
-	w->offset += FRAME_SIZE + payload + pad;
+	w->offset += w->rec.len + tail_len + (size_t)pad;
 	w->stats.nr_records++;
 	return 0;
 }
@@ -332,7 +213,6 @@ static int write_record(struct bpfrr_trace_writer *w, const void *tail, size_t t
 struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr)
 {
 	struct bpfrr_trace_writer *w;
-	uint8_t *prefix;
 	struct iovec iov;
 	int err;
 
@@ -350,11 +230,14 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 		goto fail;
 	}
 
-	prefix = w->prefix;
-	memcpy(prefix, BPFRR_TRACE_MAGIC, sizeof(BPFRR_TRACE_MAGIC));
-	store_le(prefix + 8, BPFRR_TRACE_VERSION_MAJOR, 2);
-	store_le(prefix + 10, BPFRR_TRACE_VERSION_MINOR, 2);
-	iov.iov_base = prefix;
+	bpfrr_frame_put_prefix(&w->rec, BPFRR_TRACE_MAGIC, BPFRR_TRACE_VERSION_MAJOR,
+			       BPFRR_TRACE_VERSION_MINOR);
+	if (w->rec.err) {
+		err = w->rec.err;
+		goto fail;
+	}
+	memcpy(w->prefix, w->rec.p, PREFIX_SIZE);
+	iov.iov_base = w->prefix;
 	iov.iov_len = PREFIX_SIZE;
 	err = write_all(fd, &iov, 1);
 	if (err)
@@ -382,7 +265,7 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 fail:
 	close(fd);
 	free(w->slots);
-	free(w->buf);
+	bpfrr_buf_free(&w->rec);
 	free(w);
 	errno = -err;
 	return NULL;
@@ -399,7 +282,7 @@ struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpf
 
 static size_t slot_index(const struct bpfrr_trace_writer *w, const uint8_t *sha)
 {
-	return (size_t)load_le(sha, 8) & (w->nr_slots - 1);
+	return (size_t)bpfrr_load_le(sha, 8) & (w->nr_slots - 1);
 }
 
 static int grow_slots(struct bpfrr_trace_writer *w)
@@ -659,7 +542,7 @@ void bpfrr_trace_writer_stats(const struct bpfrr_trace_writer *w, struct bpfrr_r
 static void writer_free(struct bpfrr_trace_writer *w)
 {
 	free(w->slots);
-	free(w->buf);
+	bpfrr_buf_free(&w->rec);
 	free(w);
 }
 
@@ -733,13 +616,11 @@ struct bpfrr_trace_reader {
 
 /* Bounds-checked decoding of one payload. */
 struct cursor {
+	struct bpfrr_cursor cur;	/* first: on_short gets it back as a struct cursor */
 	struct bpfrr_trace_reader *r;
-	const uint8_t *p;	/* payload */
-	size_t len, pos;
-	size_t base;		/* file offset of the payload */
 	const char *rec_name;
-	bool failed;
 };
+
 
 static int set_error(struct bpfrr_trace_reader *r, int status, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -761,55 +642,27 @@ static int set_error(struct bpfrr_trace_reader *r, int status, size_t offset, co
 
 static bool cur_fail(struct cursor *c, const char *what, const char *why)
 {
-	if (!c->failed)
-		set_error(c->r, BPFRR_TRACE_CORRUPT, c->base + c->pos, "%s record: %s: %s",
+	if (!c->cur.failed)
+		set_error(c->r, BPFRR_TRACE_CORRUPT, c->cur.base + c->cur.pos, "%s record: %s: %s",
 			  c->rec_name, what, why);
-	c->failed = true;
+	c->cur.failed = true;
 	return false;
 }
 
-static bool cur_need(struct cursor *c, size_t n, const char *what)
+/* The cursor ran out: the record ends inside a field. */
+static void cursor_short(struct bpfrr_cursor *cur, size_t want, const char *what)
 {
-	if (c->failed)
-		return false;
-	if (n > c->len - c->pos)
-		return cur_fail(c, what, "record ends inside it");
-	return true;
+	(void)want;
+	cur_fail((struct cursor *)cur, what, "record ends inside it");
 }
 
-static uint64_t get_le(struct cursor *c, int n, const char *what)
-{
-	uint64_t v;
-
-	if (!cur_need(c, n, what))
-		return 0;
-	v = load_le(c->p + c->pos, n);
-	c->pos += n;
-	return v;
-}
-
-#define get_u8(c, what) ((uint8_t)get_le(c, 1, what))
-#define get_u16(c, what) ((uint16_t)get_le(c, 2, what))
-#define get_u32(c, what) ((uint32_t)get_le(c, 4, what))
-#define get_u64(c, what) get_le(c, 8, what)
-
+#define get_u8(c, what) ((uint8_t)bpfrr_cursor_le(&(c)->cur, 1, what))
+#define get_u16(c, what) ((uint16_t)bpfrr_cursor_le(&(c)->cur, 2, what))
+#define get_u32(c, what) ((uint32_t)bpfrr_cursor_le(&(c)->cur, 4, what))
+#define get_u64(c, what) bpfrr_cursor_le(&(c)->cur, 8, what)
+#define get_bytes(c, n, what) ((const void *)bpfrr_cursor_bytes(&(c)->cur, n, what))
 /* reserved fields: readers ignore their contents (see "versioning") */
-static void skip(struct cursor *c, size_t n, const char *what)
-{
-	if (cur_need(c, n, what))
-		c->pos += n;
-}
-
-static const void *get_bytes(struct cursor *c, size_t n, const char *what)
-{
-	const void *p;
-
-	if (!cur_need(c, n, what))
-		return NULL;
-	p = c->p + c->pos;
-	c->pos += n;
-	return p;
-}
+#define skip(c, n, what) ((void)bpfrr_cursor_bytes(&(c)->cur, n, what))
 
 /* A string: u32 n >= 1, n bytes ending in the only NUL.  Points into the file. */
 static const char *get_str(struct cursor *c, const char *what)
@@ -817,10 +670,10 @@ static const char *get_str(struct cursor *c, const char *what)
 	uint32_t n = get_u32(c, what);
 	const char *s;
 
-	if (c->failed)
+	if (c->cur.failed)
 		return NULL;
 	if (n == 0) {
-		c->pos -= 4;
+		c->cur.pos -= 4;
 		cur_fail(c, what, "string length 0 (must count its NUL)");
 		return NULL;
 	}
@@ -828,7 +681,7 @@ static const char *get_str(struct cursor *c, const char *what)
 	if (!s)
 		return NULL;
 	if (s[n - 1] != '\0' || memchr(s, '\0', n - 1)) {
-		c->pos -= n;
+		c->cur.pos -= n;
 		cur_fail(c, what, "string not terminated by its only NUL");
 		return NULL;
 	}
@@ -866,17 +719,17 @@ static const char *const *get_strlist(struct cursor *c, uint32_t *countp, const 
 	const char **array;
 
 	*countp = 0;
-	if (c->failed)
+	if (c->cur.failed)
 		return NULL;
-	if (count > (c->len - c->pos) / STR_MIN) {
-		c->pos -= 4;
+	if (count > (c->cur.len - c->cur.pos) / STR_MIN) {
+		c->cur.pos -= 4;
 		cur_fail(c, what, "count larger than the record can hold");
 		return NULL;
 	}
 	/* one more than needed so an empty list still gets a valid pointer */
 	array = grow(r, r->argv, &r->argv_cap, (size_t)count + 1, sizeof(char *));
 	if (!array) {
-		c->failed = true;
+		c->cur.failed = true;
 		return NULL;
 	}
 	r->argv = array;
@@ -892,10 +745,10 @@ static const char *const *get_strlist(struct cursor *c, uint32_t *countp, const 
 
 static bool check_blob_ref(struct cursor *c, uint64_t id, const char *what)
 {
-	if (c->failed)
+	if (c->cur.failed)
 		return false;
 	if (id > c->r->nr_blobs) {
-		c->pos -= 8;
+		c->cur.pos -= 8;
 		cur_fail(c, what, "refers to a blob not stored before it");
 		return false;
 	}
@@ -909,16 +762,16 @@ static const struct bpfrr_trace_region *get_regions(struct cursor *c, uint32_t *
 	struct bpfrr_trace_region *regions;
 
 	*countp = 0;
-	if (c->failed)
+	if (c->cur.failed)
 		return NULL;
-	if (count > (c->len - c->pos) / REGION_MIN) {
-		c->pos -= 4;
+	if (count > (c->cur.len - c->cur.pos) / REGION_MIN) {
+		c->cur.pos -= 4;
 		cur_fail(c, "nr_regions", "count larger than the record can hold");
 		return NULL;
 	}
 	regions = grow(r, r->regions, &r->regions_cap, (size_t)count + 1, sizeof(*regions));
 	if (!regions) {
-		c->failed = true;
+		c->cur.failed = true;
 		return NULL;
 	}
 	r->regions = regions;
@@ -941,7 +794,7 @@ static const struct bpfrr_trace_region *get_regions(struct cursor *c, uint32_t *
 		if (!check_blob_ref(c, reg->blob, "region.blob"))
 			return NULL;
 		reg->path = get_str(c, "region.path");
-		if (c->failed)
+		if (c->cur.failed)
 			return NULL;
 		if (reg->phase > 1)
 			return cur_fail(c, reg->path, "phase is neither ENTRY (0) nor EXIT (1)"), NULL;
@@ -963,7 +816,7 @@ static uint64_t *get_aligned(struct cursor *c, uint32_t n, uint64_t *copy, size_
 		return NULL;
 	copy = grow(c->r, copy, cap, words, sizeof(uint64_t));
 	if (!copy) {
-		c->failed = true;
+		c->cur.failed = true;
 		return NULL;
 	}
 	memset(copy, 0, words * 8);
@@ -989,13 +842,13 @@ static void decode_header(struct cursor *c, struct bpfrr_trace_header *h)
 	h->kernel_version = get_str(c, "kernel_version");
 	h->recorder_version = get_str(c, "recorder_version");
 	argv = get_strlist(c, &h->argc, "argv");
-	if (c->failed)
+	if (c->cur.failed)
 		return;
 	/* the header lives as long as the reader: keep its own argv array */
 	r->hdr_argv = calloc((size_t)h->argc + 1, sizeof(char *));
 	if (!r->hdr_argv) {
-		set_error(r, BPFRR_TRACE_NOMEM, c->base, "out of memory");
-		c->failed = true;
+		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+		c->cur.failed = true;
 		return;
 	}
 	memcpy(r->hdr_argv, argv, (size_t)h->argc * sizeof(char *));
@@ -1013,45 +866,45 @@ static void decode_blob(struct cursor *c, struct bpfrr_rec_blob *b)
 	b->len = get_u64(c, "len");
 	sha_stored = get_bytes(c, sizeof(b->sha256), "sha256");
 	skip(c, 4, "flags");
-	if (c->failed)
+	if (c->cur.failed)
 		return;
 	memcpy(b->sha256, sha_stored, sizeof(b->sha256));
-	if (b->len != c->len - c->pos) {
-		c->pos -= BLOB_PREFIX - 8;
+	if (b->len != c->cur.len - c->cur.pos) {
+		c->cur.pos -= BLOB_PREFIX - 8;
 		cur_fail(c, "len", "does not match the record's length");
 		return;
 	}
-	b->data = c->p + c->pos;
-	c->pos += b->len;
+	b->data = c->cur.p + c->cur.pos;
+	c->cur.pos += b->len;
 	if (!(r->flags & BPFRR_TRACE_IGNORE_CHECKSUMS)) {
 		bpfrr_sha256(b->data, b->len, sha);
 		if (memcmp(sha, b->sha256, sizeof(sha))) {
-			c->pos = 16;
+			c->cur.pos = 16;
 			cur_fail(c, "sha256", "does not match the data");
 			return;
 		}
 	}
 	if (b->id == 0) {
-		c->pos = 0;
+		c->cur.pos = 0;
 		cur_fail(c, "id", "blob id 0 is invalid");
 		return;
 	}
 	if (b->id <= r->nr_blobs) {
 		/* seen before a rewind: must be the very same record */
 		if (r->blobs[b->id - 1].data != b->data) {
-			c->pos = 0;
+			c->cur.pos = 0;
 			cur_fail(c, "id", "blob id used twice");
 		}
 		return;
 	}
 	if (b->id != r->nr_blobs + 1) {
-		c->pos = 0;
+		c->cur.pos = 0;
 		cur_fail(c, "id", "blob ids must count up from 1 without gaps");
 		return;
 	}
 	blobs = grow(r, r->blobs, &r->blobs_cap, r->nr_blobs + 1, sizeof(*blobs));
 	if (!blobs) {
-		c->failed = true;
+		c->cur.failed = true;
 		return;
 	}
 	r->blobs = blobs;
@@ -1087,8 +940,8 @@ static void decode_bpf_call(struct cursor *c, struct bpfrr_rec_bpf_call *b)
 	b->t_enter_ns = get_u64(c, "t_enter_ns");
 	b->t_exit_ns = get_u64(c, "t_exit_ns");
 	b->attr_len = get_u32(c, "attr_len");
-	if (!c->failed && b->attr_len > b->attr_size) {
-		c->pos -= 4;
+	if (!c->cur.failed && b->attr_len > b->attr_size) {
+		c->cur.pos -= 4;
 		cur_fail(c, "attr_len", "larger than attr_size");
 		return;
 	}
@@ -1097,8 +950,8 @@ static void decode_bpf_call(struct cursor *c, struct bpfrr_rec_bpf_call *b)
 		r->attr_copy = copy;
 	b->attr = copy;
 	b->attr_exit_len = get_u32(c, "attr_exit_len");
-	if (!c->failed && b->attr_exit_len > b->attr_size) {
-		c->pos -= 4;
+	if (!c->cur.failed && b->attr_exit_len > b->attr_size) {
+		c->cur.pos -= 4;
 		cur_fail(c, "attr_exit_len", "larger than attr_size");
 		return;
 	}
@@ -1187,7 +1040,7 @@ static void decode_end(struct cursor *c, struct bpfrr_rec_end *e)
 	e->exit_status = (int32_t)get_u32(c, "exit_status");
 	e->flags = get_u32(c, "flags");
 	e->time_ns = get_u64(c, "time_ns");
-	at = c->pos;
+	at = c->cur.pos;
 	e->nr_records = get_u64(c, "nr_records");
 	e->nr_bpf_calls = get_u64(c, "nr_bpf_calls");
 	e->nr_syscalls = get_u64(c, "nr_syscalls");
@@ -1195,19 +1048,19 @@ static void decode_end(struct cursor *c, struct bpfrr_rec_end *e)
 	e->blob_bytes = get_u64(c, "blob_bytes");
 	e->dedup_hits = get_u64(c, "dedup_hits");
 	e->dedup_bytes = get_u64(c, "dedup_bytes");
-	if (c->failed)
+	if (c->cur.failed)
 		return;
 	/* point an error at the field that disagrees */
 	if (e->nr_records != r->nr_records)
-		c->pos = at;
+		c->cur.pos = at;
 	else if (e->nr_bpf_calls != r->nr_bpf_calls)
-		c->pos = at + 8;
+		c->cur.pos = at + 8;
 	else if (e->nr_syscalls != r->nr_syscalls)
-		c->pos = at + 16;
+		c->cur.pos = at + 16;
 	else if (e->nr_blobs != r->nr_blobs_seen)
-		c->pos = at + 24;
+		c->cur.pos = at + 24;
 	else if (e->blob_bytes != r->blob_bytes)
-		c->pos = at + 32;
+		c->cur.pos = at + 32;
 	else
 		return;
 	cur_fail(c, "counts", "do not match the records in the file (a record lost or added?)");
@@ -1220,56 +1073,52 @@ static void decode_end(struct cursor *c, struct bpfrr_rec_end *e)
 static int read_frame(struct bpfrr_trace_reader *r, uint32_t *type, const uint8_t **payload,
 		      uint32_t *length, size_t *next, bool *pad_cut)
 {
-	size_t pos = r->pos, left = r->size - pos, pad, total;
-	const uint8_t *frame = r->data + pos;
-	uint32_t crc, want;
+	size_t pos = r->pos;
+	struct bpfrr_frame f;
+	enum bpfrr_frame_status st;
 	const char *tname;
 
-	if (left == 0)
+	st = bpfrr_frame_read(r->data, r->size, pos, pos == PREFIX_SIZE ? r->data : NULL,
+			      BPFRR_TRACE_MAX_PAYLOAD, !(r->flags & BPFRR_TRACE_IGNORE_CHECKSUMS), &f);
+	if (st == BPFRR_FRAME_NO_DATA)
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos, "truncated: no END record");
-	if (left < FRAME_SIZE)
+	if (st == BPFRR_FRAME_SHORT_HEADER)
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos,
-				 "truncated: record frame incomplete (%zu of %d bytes)", left, FRAME_SIZE);
-	*type = (uint32_t)load_le(frame, 4);
-	*length = (uint32_t)load_le(frame + 4, 4);
-	tname = bpfrr_trace_rec_type_name(*type);
-	if (*type == 0)
+				 "truncated: record frame incomplete (%zu of %d bytes)", f.left, FRAME_SIZE);
+	*type = f.type;
+	*length = f.length;
+	tname = bpfrr_trace_rec_type_name(f.type);
+	if (!tname)
+		tname = "unknown";
+	if (f.type == 0)
 		return set_error(r, BPFRR_TRACE_CORRUPT, pos, "record type 0 is invalid");
-	if (*length > BPFRR_TRACE_MAX_PAYLOAD)
+	switch (st) {
+	case BPFRR_FRAME_TOO_LONG:
 		return set_error(r, BPFRR_TRACE_CORRUPT, pos + 4,
-				 "record length %u exceeds the maximum %u", *length, BPFRR_TRACE_MAX_PAYLOAD);
-	if (*length > left - FRAME_SIZE)
+				 "record length %u exceeds the maximum %u", f.length, BPFRR_TRACE_MAX_PAYLOAD);
+	case BPFRR_FRAME_SHORT_PAYLOAD:
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos,
 				 "truncated: %s record of %u bytes, only %zu present",
-				 tname ? tname : "unknown", *length, left - FRAME_SIZE);
-	*payload = frame + FRAME_SIZE;
-	if (!(r->flags & BPFRR_TRACE_IGNORE_CHECKSUMS)) {
-		crc = (uint32_t)load_le(frame + 8, 4);
-		want = frame_crc(pos == PREFIX_SIZE ? r->data : NULL, frame, *payload, *length);
-		if (crc != want)
-			return set_error(r, BPFRR_TRACE_CORRUPT, pos,
-					 "%s record: checksum mismatch (stored 0x%08x, computed 0x%08x)",
-					 tname ? tname : "unknown", crc, want);
+				 tname, f.length, f.left - FRAME_SIZE);
+	case BPFRR_FRAME_BAD_CRC:
+		return set_error(r, BPFRR_TRACE_CORRUPT, pos,
+				 "%s record: checksum mismatch (stored 0x%08x, computed 0x%08x)",
+				 tname, f.crc_stored, f.crc_computed);
+	case BPFRR_FRAME_BAD_PADDING:
+		return set_error(r, BPFRR_TRACE_CORRUPT, f.bad_pad, "non-zero padding after %s record", tname);
+	default:
+		break;
 	}
-	total = FRAME_SIZE + (size_t)*length;
-	pad = (RECORD_ALIGN - total % RECORD_ALIGN) % RECORD_ALIGN;
-	*pad_cut = pad > left - total;
-	if (*pad_cut) {
-		/* the payload is complete; only the padding after it is cut off */
-		pad = left - total;
-	}
-	for (size_t i = 0; i < pad; i++)
-		if (frame[total + i])
-			return set_error(r, BPFRR_TRACE_CORRUPT, pos + total + i,
-					 "non-zero padding after %s record", tname ? tname : "unknown");
-	*next = pos + total + pad;
+	*payload = f.payload;
+	*next = f.next;
+	*pad_cut = f.pad_cut;
 	return BPFRR_TRACE_RECORD;
 }
 
 /* Check what is left over after decoding: trailing bytes only from a newer minor version. */
 static void check_consumed(struct cursor *c)
 {
-	if (c->failed || c->pos == c->len)
+	if (c->cur.failed || c->cur.pos == c->cur.len)
 		return;
 	if (c->r->minor > BPFRR_TRACE_VERSION_MINOR)
 		return;
@@ -1278,7 +1127,7 @@ static void check_consumed(struct cursor *c)
 
 int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *rec)
 {
-	struct cursor c = { .r = r };
+	struct cursor c = { .cur.on_short = cursor_short, .r = r };
 	const uint8_t *payload;
 	uint32_t type, length;
 	bool pad_cut;
@@ -1296,9 +1145,9 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 	rec->offset = r->pos;
 	rec->length = length;
 	rec->payload = payload;
-	c.p = payload;
-	c.len = length;
-	c.base = r->pos + FRAME_SIZE;
+	c.cur.p = payload;
+	c.cur.len = length;
+	c.cur.base = r->pos + FRAME_SIZE;
 	c.rec_name = bpfrr_trace_rec_type_name(type);
 
 	switch (type) {
@@ -1330,11 +1179,11 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 		break;
 	default:
 		/* a record type of a newer minor version: pass it on undecoded */
-		c.pos = c.len;
+		c.cur.pos = c.cur.len;
 		break;
 	}
 	check_consumed(&c);
-	if (c.failed)
+	if (c.cur.failed)
 		return r->status;
 
 	r->nr_records++;
@@ -1433,21 +1282,20 @@ static struct bpfrr_trace_reader *open_failed(struct bpfrr_trace_reader *r, char
 static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char **err)
 {
 	const uint8_t *d = r->data;
-	struct cursor c = { .r = r, .rec_name = "HEADER" };
+	struct cursor c = { .cur.on_short = cursor_short, .r = r, .rec_name = "HEADER" };
 	uint16_t major;
 	uint32_t type, length;
 	const uint8_t *payload;
-	size_t next, n;
+	size_t next;
 	bool pad_cut;
 	int status;
 
 	r->status = BPFRR_TRACE_RECORD;
-	n = r->size < sizeof(BPFRR_TRACE_MAGIC) ? r->size : sizeof(BPFRR_TRACE_MAGIC);
 	if (r->size == 0) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 0, "empty file, not a bpfrr trace");
 		return open_failed(r, err);
 	}
-	if (memcmp(d, BPFRR_TRACE_MAGIC, n)) {
+	if (!bpfrr_frame_magic_matches(d, r->size, BPFRR_TRACE_MAGIC)) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 0, "bad magic: not a bpfrr trace");
 		return open_failed(r, err);
 	}
@@ -1456,8 +1304,7 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 			  "truncated: file ends inside the %d-byte file prefix", PREFIX_SIZE);
 		return r;
 	}
-	major = (uint16_t)load_le(d + 8, 2);
-	r->minor = (uint16_t)load_le(d + 10, 2);
+	bpfrr_frame_prefix_version(d, &major, &r->minor);
 	if (major != BPFRR_TRACE_VERSION_MAJOR) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 8,
 			  "unsupported trace format version %u.%u (this bpfrr reads %d.x)",
@@ -1481,12 +1328,12 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 			  type);
 		return open_failed(r, err);
 	}
-	c.p = payload;
-	c.len = length;
-	c.base = r->pos + FRAME_SIZE;
+	c.cur.p = payload;
+	c.cur.len = length;
+	c.cur.base = r->pos + FRAME_SIZE;
 	decode_header(&c, &r->hdr);
 	check_consumed(&c);
-	if (c.failed)
+	if (c.cur.failed)
 		return open_failed(r, err);
 	r->have_header = true;
 	r->nr_records = 1;

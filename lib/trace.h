@@ -9,7 +9,8 @@
  *     u32 type, u32 payload length, u32 crc32c(type, length, payload), payload,
  *     zero padding to the next multiple of 8
  * (the HEADER's CRC also covers the file prefix),
- * all little-endian, ending with an END record.  A file without END is a
+ * all little-endian, ending with an END record.  The framing is frame.h's,
+ * shared with the bundle.  A file without END is a
  * truncated trace: its complete records are still read.
  *
  * The same structs are used to write records and to read them back.  When
@@ -29,6 +30,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "frame.h"	/* the framing, and bpfrr_crc32c() */
 
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_VERSION_MAJOR	1
@@ -360,9 +363,5 @@ static inline int bpfrr_trace_ret_errno(int64_t ret)
 const char *bpfrr_trace_rec_type_name(uint32_t type);	/* "BPF_CALL", or NULL */
 const char *bpfrr_trace_task_event_name(uint32_t event);	/* "fork", or NULL */
 const char *bpfrr_trace_fd_op_name(uint32_t op);	/* "dup", or NULL */
-
-/* CRC32C (Castagnoli, reflected 0x82F63B78): pass 0 to start, returns the
- * finished value; feed a previous result back in to continue. */
-uint32_t bpfrr_crc32c(uint32_t crc, const void *data, size_t len);
 
 #endif /* BPFRR_TRACE_H */

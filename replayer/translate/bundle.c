@@ -13,182 +13,103 @@
 
 #include "bpfrr.h"
 #include "bundle.h"
+#include "frame.h"
 #include "trace.h"
 
-#define PREFIX_SIZE	16
-#define FRAME_SIZE	12
+/* The framing (prefix, frame header, CRC, padding) is frame.h's, as the trace's. */
+#define PREFIX_SIZE	BPFRR_FRAME_PREFIX_SIZE
+#define FRAME_SIZE	BPFRR_FRAME_HEADER_SIZE
 #define MAX_FILE	(1ull << 32)
 
 /* --- writing ------------------------------------------------------------- */
 
-struct out {
-	uint8_t *p;
-	size_t len, cap;
-	int err;
-};
-
-static void out_reserve(struct out *o, size_t more)
-{
-	size_t ncap;
-	uint8_t *p;
-
-	if (o->err || o->len + more <= o->cap)
-		return;
-	ncap = o->cap ? o->cap : 4096;
-	while (ncap < o->len + more)
-		ncap *= 2;
-	p = realloc(o->p, ncap);
-	if (!p) {
-		o->err = -ENOMEM;
-		return;
-	}
-	o->p = p;
-	o->cap = ncap;
-}
-
-static void put(struct out *o, const void *data, size_t len)
-{
-	out_reserve(o, len);
-	if (o->err)
-		return;
-	if (data)
-		memcpy(o->p + o->len, data, len);
-	else
-		memset(o->p + o->len, 0, len);
-	o->len += len;
-}
-
-static void put_u8(struct out *o, uint8_t v) { put(o, &v, 1); }
-
-static void put_u16(struct out *o, uint16_t v)
-{
-	uint8_t b[2] = { v, v >> 8 };
-
-	put(o, b, 2);
-}
-
-static void put_u32(struct out *o, uint32_t v)
-{
-	uint8_t b[4] = { v, v >> 8, v >> 16, v >> 24 };
-
-	put(o, b, 4);
-}
-
-static void put_u64(struct out *o, uint64_t v)
-{
-	put_u32(o, (uint32_t)v);
-	put_u32(o, (uint32_t)(v >> 32));
-}
-
 /* str: u32 n (with the NUL), bytes; n = 0 stands for "absent" */
-static void put_str(struct out *o, const char *s)
+static void put_str(struct bpfrr_buf *o, const char *s)
 {
 	if (!s) {
-		put_u32(o, 0);
+		bpfrr_buf_put_u32(o, 0);
 		return;
 	}
-	put_u32(o, strlen(s) + 1);
-	put(o, s, strlen(s) + 1);
+	bpfrr_buf_put_u32(o, strlen(s) + 1);
+	bpfrr_buf_put(o, s, strlen(s) + 1);
 }
 
-/* Frames the payload built from offset 'start' (where FRAME_SIZE bytes were reserved). */
-static void frame(struct out *o, size_t start, uint32_t type)
+/* Frames the payload built since bpfrr_frame_begin() returned start. */
+static void frame(struct bpfrr_buf *o, size_t start, uint32_t type)
 {
-	uint32_t len, crc;
-	uint8_t *f;
+	/* the HEADER's CRC covers the file prefix, at the start of the buffer */
+	int ret = bpfrr_frame_end(o, start, type, type == BPFRR_BUNDLE_HEADER ? o->p : NULL,
+				  BPFRR_BUNDLE_MAX_PAYLOAD);
 
-	if (o->err)
-		return;
-	len = o->len - start - FRAME_SIZE;
-	if (o->len - start - FRAME_SIZE > BPFRR_BUNDLE_MAX_PAYLOAD) {
-		o->err = -E2BIG;
-		return;
-	}
-	f = o->p + start;
-	f[0] = type; f[1] = type >> 8; f[2] = type >> 16; f[3] = type >> 24;
-	f[4] = len; f[5] = len >> 8; f[6] = len >> 16; f[7] = len >> 24;
-	crc = 0;
-	if (type == BPFRR_BUNDLE_HEADER)
-		crc = bpfrr_crc32c(crc, o->p, PREFIX_SIZE);
-	crc = bpfrr_crc32c(crc, f, 8);
-	crc = bpfrr_crc32c(crc, f + FRAME_SIZE, len);
-	f[8] = crc; f[9] = crc >> 8; f[10] = crc >> 16; f[11] = crc >> 24;
-	put(o, NULL, (8 - o->len % 8) % 8);
+	if (ret == -EFBIG)
+		o->err = -E2BIG;	/* what the bundle has always said of an oversized record */
 }
 
-static size_t begin(struct out *o)
+static void put_ident(struct bpfrr_buf *o, const struct bpfrr_ir_ident *id)
 {
-	size_t start = o->len;
-
-	put(o, NULL, FRAME_SIZE);
-	return start;
+	bpfrr_buf_put_u32(o, id->have);
+	bpfrr_buf_put_u32(o, id->type);
+	bpfrr_buf_put_u32(o, id->key_size);
+	bpfrr_buf_put_u32(o, id->value_size);
+	bpfrr_buf_put_u32(o, id->max_entries);
+	bpfrr_buf_put_u32(o, id->map_flags);
+	bpfrr_buf_put_u32(o, id->btf_size);
+	bpfrr_buf_put_u32(o, id->attach_type);
+	bpfrr_buf_put_u32(o, id->target_btf_id);
+	bpfrr_buf_put_u32(o, id->link_prog_slot);
+	bpfrr_buf_put(o, id->tag, 8);
+	bpfrr_buf_put(o, id->name, 16);
 }
 
-static void put_ident(struct out *o, const struct bpfrr_ir_ident *id)
-{
-	put_u32(o, id->have);
-	put_u32(o, id->type);
-	put_u32(o, id->key_size);
-	put_u32(o, id->value_size);
-	put_u32(o, id->max_entries);
-	put_u32(o, id->map_flags);
-	put_u32(o, id->btf_size);
-	put_u32(o, id->attach_type);
-	put_u32(o, id->target_btf_id);
-	put_u32(o, id->link_prog_slot);
-	put(o, id->tag, 8);
-	put(o, id->name, 16);
-}
-
-static void put_call(struct out *o, uint32_t index, const struct bpfrr_ir_call *c)
+static void put_call(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_call *c)
 {
 	uint32_t i;
 
-	put_u32(o, index);
-	put_u32(o, c->op);
-	put_u64(o, c->seq);
-	put_u32(o, c->cmd);
-	put_u32(o, c->flags);
-	put_u32(o, (uint32_t)c->result_slot);
-	put_u64(o, (uint64_t)c->recorded_ret);
+	bpfrr_buf_put_u32(o, index);
+	bpfrr_buf_put_u32(o, c->op);
+	bpfrr_buf_put_u64(o, c->seq);
+	bpfrr_buf_put_u32(o, c->cmd);
+	bpfrr_buf_put_u32(o, c->flags);
+	bpfrr_buf_put_u32(o, (uint32_t)c->result_slot);
+	bpfrr_buf_put_u64(o, (uint64_t)c->recorded_ret);
 	for (i = 0; i < 4; i++)
-		put_u64(o, (uint64_t)c->args[i]);
-	put_u32(o, c->attr_size);
-	put_u32(o, c->nr_bufs);
-	put_u32(o, c->nr_fdrels);
-	put_u32(o, c->nr_resolves);
-	put(o, c->attr, c->attr_size);
+		bpfrr_buf_put_u64(o, (uint64_t)c->args[i]);
+	bpfrr_buf_put_u32(o, c->attr_size);
+	bpfrr_buf_put_u32(o, c->nr_bufs);
+	bpfrr_buf_put_u32(o, c->nr_fdrels);
+	bpfrr_buf_put_u32(o, c->nr_resolves);
+	bpfrr_buf_put(o, c->attr, c->attr_size);
 	for (i = 0; i < c->nr_bufs; i++) {
 		const struct bpfrr_ir_buf *b = &c->bufs[i];
 
-		put_u32(o, (uint32_t)b->parent);
-		put_u32(o, b->ptr_offset);
-		put_u32(o, b->len);
-		put_u8(o, b->dir);
-		put_u8(o, b->content);
-		put_u16(o, b->flags);
+		bpfrr_buf_put_u32(o, (uint32_t)b->parent);
+		bpfrr_buf_put_u32(o, b->ptr_offset);
+		bpfrr_buf_put_u32(o, b->len);
+		bpfrr_buf_put_u8(o, b->dir);
+		bpfrr_buf_put_u8(o, b->content);
+		bpfrr_buf_put_u16(o, b->flags);
 		put_str(o, b->path);
-		put_u8(o, b->data != NULL);
+		bpfrr_buf_put_u8(o, b->data != NULL);
 		if (b->data)
-			put(o, b->data, b->len);
+			bpfrr_buf_put(o, b->data, b->len);
 	}
 	for (i = 0; i < c->nr_fdrels; i++) {
-		put_u32(o, (uint32_t)c->fdrels[i].buf);
-		put_u32(o, c->fdrels[i].offset);
-		put_u32(o, c->fdrels[i].slot);
-		put_u32(o, c->fdrels[i].ref);
+		bpfrr_buf_put_u32(o, (uint32_t)c->fdrels[i].buf);
+		bpfrr_buf_put_u32(o, c->fdrels[i].offset);
+		bpfrr_buf_put_u32(o, c->fdrels[i].slot);
+		bpfrr_buf_put_u32(o, c->fdrels[i].ref);
 	}
 	for (i = 0; i < c->nr_resolves; i++) {
-		put_u32(o, c->resolves[i].kind);
-		put_u32(o, c->resolves[i].offset);
-		put_u32(o, c->resolves[i].size);
+		bpfrr_buf_put_u32(o, c->resolves[i].kind);
+		bpfrr_buf_put_u32(o, c->resolves[i].offset);
+		bpfrr_buf_put_u32(o, c->resolves[i].size);
 		put_str(o, c->resolves[i].name);
 	}
 }
 
 int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, char *err, size_t err_size)
 {
-	struct out o = { 0 };
+	struct bpfrr_buf o = { 0 };
 	size_t start;
 	uint32_t i;
 	int ret;
@@ -196,18 +117,15 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	ret = bpfrr_ir_validate(ir, err, err_size);
 	if (ret)
 		return ret;
-	put(&o, BPFRR_BUNDLE_MAGIC, 8);
-	put_u16(&o, BPFRR_BUNDLE_VERSION_MAJOR);
-	put_u16(&o, BPFRR_BUNDLE_VERSION_MINOR);
-	put_u32(&o, 0);
+	bpfrr_frame_put_prefix(&o, BPFRR_BUNDLE_MAGIC, BPFRR_BUNDLE_VERSION_MAJOR, BPFRR_BUNDLE_VERSION_MINOR);
 
-	start = begin(&o);
-	put_u32(&o, ir->arch);
-	put_u32(&o, 0);			/* flags */
-	put_u64(&o, ir->nr_recorded);
-	put_u32(&o, ir->nr_slots);
-	put_u32(&o, ir->nr_calls);
-	put_u32(&o, ir->nr_drops);
+	start = bpfrr_frame_begin(&o);
+	bpfrr_buf_put_u32(&o, ir->arch);
+	bpfrr_buf_put_u32(&o, 0);			/* flags */
+	bpfrr_buf_put_u64(&o, ir->nr_recorded);
+	bpfrr_buf_put_u32(&o, ir->nr_slots);
+	bpfrr_buf_put_u32(&o, ir->nr_calls);
+	bpfrr_buf_put_u32(&o, ir->nr_drops);
 	put_str(&o, ir->kernel_release);
 	put_str(&o, ir->source);
 	put_str(&o, "bpfrr " BPFRR_VERSION);
@@ -216,35 +134,35 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	for (i = 0; i < ir->nr_slots; i++) {
 		const struct bpfrr_ir_slot *s = &ir->slots[i];
 
-		start = begin(&o);
-		put_u32(&o, i);
-		put_u32(&o, s->kind);
-		put_u32(&o, s->source);
-		put_u32(&o, s->flags);
-		put_u32(&o, (uint32_t)s->producer);
-		put_u32(&o, s->open_flags);
+		start = bpfrr_frame_begin(&o);
+		bpfrr_buf_put_u32(&o, i);
+		bpfrr_buf_put_u32(&o, s->kind);
+		bpfrr_buf_put_u32(&o, s->source);
+		bpfrr_buf_put_u32(&o, s->flags);
+		bpfrr_buf_put_u32(&o, (uint32_t)s->producer);
+		bpfrr_buf_put_u32(&o, s->open_flags);
 		put_ident(&o, &s->ident);
 		put_str(&o, s->name);
 		put_str(&o, s->path);
 		frame(&o, start, BPFRR_BUNDLE_SLOT);
 	}
 	for (i = 0; i < ir->nr_calls; i++) {
-		start = begin(&o);
+		start = bpfrr_frame_begin(&o);
 		put_call(&o, i, &ir->calls[i]);
 		frame(&o, start, BPFRR_BUNDLE_CALL);
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
-		start = begin(&o);
-		put_u64(&o, ir->drops[i].seq);
+		start = bpfrr_frame_begin(&o);
+		bpfrr_buf_put_u64(&o, ir->drops[i].seq);
 		put_str(&o, ir->drops[i].what);
 		put_str(&o, ir->drops[i].why);
 		frame(&o, start, BPFRR_BUNDLE_DROP);
 	}
-	start = begin(&o);
-	put_u32(&o, ir->nr_slots);
-	put_u32(&o, ir->nr_calls);
-	put_u32(&o, ir->nr_drops);
-	put_u32(&o, 0);
+	start = bpfrr_frame_begin(&o);
+	bpfrr_buf_put_u32(&o, ir->nr_slots);
+	bpfrr_buf_put_u32(&o, ir->nr_calls);
+	bpfrr_buf_put_u32(&o, ir->nr_drops);
+	bpfrr_buf_put_u32(&o, 0);
 	frame(&o, start, BPFRR_BUNDLE_END);
 
 	if (o.err) {
@@ -329,13 +247,10 @@ out:
 /* --- reading ------------------------------------------------------------- */
 
 struct in {
-	const uint8_t *p;
-	size_t len, pos;	/* within the payload */
-	size_t base;		/* file offset of the payload */
+	struct bpfrr_cursor cur;	/* first: on_short gets it back as a struct in */
 	const char *name;
 	char *err;
 	size_t err_size;
-	bool bad;
 };
 
 static void in_fail(struct in *in, size_t file_off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -344,9 +259,9 @@ static void in_fail(struct in *in, size_t file_off, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (in->bad)
+	if (in->cur.failed)
 		return;
-	in->bad = true;
+	in->cur.failed = true;
 	if (!in->err || !in->err_size)
 		return;
 	n = snprintf(in->err, in->err_size, "%s: offset %zu: ", in->name, file_off);
@@ -357,41 +272,33 @@ static void in_fail(struct in *in, size_t file_off, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void in_short(struct bpfrr_cursor *cur, size_t want, const char *what)
+{
+	struct in *in = (struct in *)cur;
+
+	(void)what;
+	in_fail(in, cur->base + cur->pos, "record ends inside a field (%zu bytes wanted, %zu left)", want,
+		cur->len - cur->pos);
+}
+
 static const uint8_t *get(struct in *in, size_t len)
 {
-	const uint8_t *p;
-
-	if (in->bad)
-		return NULL;
-	if (len > in->len - in->pos) {
-		in_fail(in, in->base + in->pos, "record ends inside a field (%zu bytes wanted, %zu left)",
-			len, in->len - in->pos);
-		return NULL;
-	}
-	p = in->p + in->pos;
-	in->pos += len;
-	return p;
+	return bpfrr_cursor_bytes(&in->cur, len, NULL);
 }
 
 static uint8_t get_u8(struct in *in)
 {
-	const uint8_t *p = get(in, 1);
-
-	return p ? p[0] : 0;
+	return (uint8_t)bpfrr_cursor_le(&in->cur, 1, NULL);
 }
 
 static uint16_t get_u16(struct in *in)
 {
-	const uint8_t *p = get(in, 2);
-
-	return p ? p[0] | p[1] << 8 : 0;
+	return (uint16_t)bpfrr_cursor_le(&in->cur, 2, NULL);
 }
 
 static uint32_t get_u32(struct in *in)
 {
-	const uint8_t *p = get(in, 4);
-
-	return p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0;
+	return (uint32_t)bpfrr_cursor_le(&in->cur, 4, NULL);
 }
 
 static uint64_t get_u64(struct in *in)
@@ -401,15 +308,15 @@ static uint64_t get_u64(struct in *in)
 	return lo | (uint64_t)get_u32(in) << 32;
 }
 
-/* A malloc'd copy of a str field; NULL for absent (n = 0) or on error (in->bad). */
+/* A malloc'd copy of a str field; NULL for absent (n = 0) or on error (in->cur.failed). */
 static char *get_str(struct in *in, size_t max)
 {
-	size_t at = in->base + in->pos;
+	size_t at = in->cur.base + in->cur.pos;
 	uint32_t n = get_u32(in);
 	const uint8_t *p;
 	char *s;
 
-	if (in->bad || !n)
+	if (in->cur.failed || !n)
 		return NULL;
 	if (n > max) {
 		in_fail(in, at, "string of %u bytes (at most %zu)", n, max);
@@ -430,7 +337,7 @@ static char *get_str(struct in *in, size_t max)
 
 static void *get_copy(struct in *in, size_t len)
 {
-	size_t at = in->base + in->pos;
+	size_t at = in->cur.base + in->cur.pos;
 	const uint8_t *p = get(in, len);
 	void *q;
 
@@ -472,8 +379,8 @@ static void get_ident(struct in *in, struct bpfrr_ir_ident *id)
 /* Counts are checked against what the payload can hold before allocating. */
 static bool count_fits(struct in *in, uint32_t count, size_t min_each)
 {
-	if ((uint64_t)count * min_each > in->len - in->pos) {
-		in_fail(in, in->base + in->pos, "count %u does not fit the record", count);
+	if ((uint64_t)count * min_each > in->cur.len - in->cur.pos) {
+		in_fail(in, in->cur.base + in->cur.pos, "count %u does not fit the record", count);
 		return false;
 	}
 	return true;
@@ -495,10 +402,10 @@ static void get_call(struct in *in, struct bpfrr_ir_call *c)
 	c->nr_bufs = get_u32(in);
 	c->nr_fdrels = get_u32(in);
 	c->nr_resolves = get_u32(in);
-	if (in->bad)
+	if (in->cur.failed)
 		goto zero;
 	if (c->attr_size > BPFRR_IR_MAX_ATTR) {
-		in_fail(in, in->base + in->pos, "attr of %u bytes (at most %u)", c->attr_size,
+		in_fail(in, in->cur.base + in->cur.pos, "attr of %u bytes (at most %u)", c->attr_size,
 			BPFRR_IR_MAX_ATTR);
 		goto zero;
 	}
@@ -514,10 +421,10 @@ static void get_call(struct in *in, struct bpfrr_ir_call *c)
 	c->fdrels = calloc(c->nr_fdrels + 1, sizeof(*c->fdrels));
 	c->resolves = calloc(c->nr_resolves + 1, sizeof(*c->resolves));
 	if (!c->bufs || !c->fdrels || !c->resolves) {
-		in_fail(in, in->base, "out of memory");
+		in_fail(in, in->cur.base, "out of memory");
 		goto zero;
 	}
-	for (i = 0; i < c->nr_bufs && !in->bad; i++) {
+	for (i = 0; i < c->nr_bufs && !in->cur.failed; i++) {
 		struct bpfrr_ir_buf *b = &c->bufs[i];
 
 		b->parent = (int32_t)get_u32(in);
@@ -527,29 +434,29 @@ static void get_call(struct in *in, struct bpfrr_ir_call *c)
 		b->content = get_u8(in);
 		b->flags = get_u16(in);
 		b->path = get_str(in, BPFRR_IR_MAX_NAME);
-		if (!in->bad && !b->path)
-			in_fail(in, in->base + in->pos, "buffer %u without a path", i);
-		if (get_u8(in) && !in->bad) {
+		if (!in->cur.failed && !b->path)
+			in_fail(in, in->cur.base + in->cur.pos, "buffer %u without a path", i);
+		if (get_u8(in) && !in->cur.failed) {
 			if (b->len > BPFRR_IR_MAX_BUF) {
-				in_fail(in, in->base + in->pos, "buffer of %u bytes", b->len);
+				in_fail(in, in->cur.base + in->cur.pos, "buffer of %u bytes", b->len);
 				break;
 			}
 			b->data = get_copy(in, b->len);
 		}
 	}
-	for (i = 0; i < c->nr_fdrels && !in->bad; i++) {
+	for (i = 0; i < c->nr_fdrels && !in->cur.failed; i++) {
 		c->fdrels[i].buf = (int32_t)get_u32(in);
 		c->fdrels[i].offset = get_u32(in);
 		c->fdrels[i].slot = get_u32(in);
 		c->fdrels[i].ref = get_u32(in);
 	}
-	for (i = 0; i < c->nr_resolves && !in->bad; i++) {
+	for (i = 0; i < c->nr_resolves && !in->cur.failed; i++) {
 		c->resolves[i].kind = get_u32(in);
 		c->resolves[i].offset = get_u32(in);
 		c->resolves[i].size = get_u32(in);
 		c->resolves[i].name = get_str(in, BPFRR_IR_MAX_NAME);
-		if (!in->bad && !c->resolves[i].name)
-			in_fail(in, in->base + in->pos, "resolution %u without a name", i);
+		if (!in->cur.failed && !c->resolves[i].name)
+			in_fail(in, in->cur.base + in->cur.pos, "resolution %u without a name", i);
 	}
 	return;
 zero:
@@ -559,55 +466,50 @@ zero:
 
 static bool frame_at(struct in *file, size_t off, uint32_t *type, struct in *payload)
 {
-	const uint8_t *f = file->p + off;
-	uint32_t len, crc, want;
-	size_t end, k;
+	struct bpfrr_frame f;
 
-	if (file->len - off < FRAME_SIZE) {
+	switch (bpfrr_frame_read(file->cur.p, file->cur.len, off, off == PREFIX_SIZE ? file->cur.p : NULL,
+				 BPFRR_BUNDLE_MAX_PAYLOAD, true, &f)) {
+	case BPFRR_FRAME_OK:
+		break;
+	case BPFRR_FRAME_NO_DATA:
+	case BPFRR_FRAME_SHORT_HEADER:
 		in_fail(file, off, "truncated record frame");
 		return false;
-	}
-	*type = f[0] | f[1] << 8 | f[2] << 16 | (uint32_t)f[3] << 24;
-	len = f[4] | f[5] << 8 | f[6] << 16 | (uint32_t)f[7] << 24;
-	want = f[8] | f[9] << 8 | f[10] << 16 | (uint32_t)f[11] << 24;
-	if (len > BPFRR_BUNDLE_MAX_PAYLOAD || len > file->len - off - FRAME_SIZE) {
-		in_fail(file, off, "record length %u beyond the file or the limit", len);
+	case BPFRR_FRAME_TOO_LONG:
+	case BPFRR_FRAME_SHORT_PAYLOAD:
+		in_fail(file, off, "record length %u beyond the file or the limit", f.length);
+		return false;
+	case BPFRR_FRAME_BAD_CRC:
+		in_fail(file, off, "CRC mismatch (0x%08x, expected 0x%08x)", f.crc_computed, f.crc_stored);
+		return false;
+	case BPFRR_FRAME_BAD_PADDING:
+		in_fail(file, f.bad_pad, "non-zero padding");
 		return false;
 	}
-	crc = 0;
-	if (off == PREFIX_SIZE)
-		crc = bpfrr_crc32c(crc, file->p, PREFIX_SIZE);
-	crc = bpfrr_crc32c(crc, f, 8);
-	crc = bpfrr_crc32c(crc, f + FRAME_SIZE, len);
-	if (crc != want) {
-		in_fail(file, off, "CRC mismatch (0x%08x, expected 0x%08x)", crc, want);
-		return false;
-	}
-	end = off + FRAME_SIZE + len;
-	for (k = end; k < file->len && k % 8; k++) {
-		if (file->p[k]) {
-			in_fail(file, k, "non-zero padding");
-			return false;
-		}
-	}
+	*type = f.type;
 	*payload = *file;
-	payload->p = f + FRAME_SIZE;
-	payload->len = len;
-	payload->pos = 0;
-	payload->base = off + FRAME_SIZE;
+	payload->cur.p = f.payload;
+	payload->cur.len = f.length;
+	payload->cur.pos = 0;
+	payload->cur.base = off + FRAME_SIZE;
 	return true;
 }
 
 bool bpfrr_bundle_sniff(const void *data, size_t len)
 {
-	return len >= 8 && !memcmp(data, BPFRR_BUNDLE_MAGIC, 8);
+	return len >= 8 && bpfrr_frame_magic_matches(data, len, BPFRR_BUNDLE_MAGIC);
 }
 
 struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *name, char *err,
 				     size_t err_size)
 {
-	struct in file = { .p = data, .len = len, .name = name, .err = err, .err_size = err_size };
-	uint32_t want_slots = 0, want_calls = 0, want_drops = 0, major;
+	struct in file = {
+		.cur = { .p = data, .len = len, .on_short = in_short },
+		.name = name, .err = err, .err_size = err_size,
+	};
+	uint32_t want_slots = 0, want_calls = 0, want_drops = 0;
+	uint16_t major, minor;
 	struct bpfrr_ir *ir = bpfrr_ir_new();
 	bool have_header = false, have_end = false;
 	size_t off = PREFIX_SIZE;
@@ -622,7 +524,7 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 		in_fail(&file, 0, "not a bpfrr bundle (magic \"%s\" expected)", BPFRR_BUNDLE_MAGIC);
 		goto fail;
 	}
-	major = file.p[8] | file.p[9] << 8;
+	bpfrr_frame_prefix_version(file.cur.p, &major, &minor);
 	if (major != BPFRR_BUNDLE_VERSION_MAJOR) {
 		in_fail(&file, 8, "bundle format version %u, this bpfrr reads %u", major,
 			BPFRR_BUNDLE_VERSION_MAJOR);
@@ -635,8 +537,9 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 
 		if (!frame_at(&file, off, &type, &rec))
 			goto fail;
-		off += FRAME_SIZE + rec.len;
-		off += (8 - off % 8) % 8;
+		/* all of the padding, even where the file is cut inside it (reported after END) */
+		off += FRAME_SIZE + rec.cur.len;
+		off += bpfrr_frame_pad(off);
 		if (!have_header && type != BPFRR_BUNDLE_HEADER) {
 			in_fail(&file, rec_off, "first record is type %u, not HEADER", type);
 			goto fail;
@@ -657,11 +560,11 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			ir->kernel_release = get_str(&rec, 4096);
 			ir->source = get_str(&rec, 4096);
 			free(get_str(&rec, 4096));	/* producer */
-			if (!rec.bad && (want_slots > BPFRR_IR_MAX_SLOTS || want_calls > BPFRR_IR_MAX_CALLS ||
+			if (!rec.cur.failed && (want_slots > BPFRR_IR_MAX_SLOTS || want_calls > BPFRR_IR_MAX_CALLS ||
 					 want_drops > BPFRR_IR_MAX_CALLS))
 				in_fail(&rec, rec_off, "%u slots, %u calls, %u drops: beyond the limits",
 					want_slots, want_calls, want_drops);
-			if (!rec.bad) {
+			if (!rec.cur.failed) {
 				ir->slots = calloc(want_slots + 1, sizeof(*ir->slots));
 				ir->calls = calloc(want_calls + 1, sizeof(*ir->calls));
 				ir->drops = calloc(want_drops + 1, sizeof(*ir->drops));
@@ -676,12 +579,12 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			struct bpfrr_ir_slot *s;
 
 			index = get_u32(&rec);
-			if (!rec.bad && (index != ir->nr_slots || index >= want_slots)) {
+			if (!rec.cur.failed && (index != ir->nr_slots || index >= want_slots)) {
 				in_fail(&rec, rec_off, "SLOT %u out of order or beyond the %u announced", index,
 					want_slots);
 				break;
 			}
-			if (rec.bad)
+			if (rec.cur.failed)
 				break;
 			s = &ir->slots[ir->nr_slots++];
 			s->kind = get_u32(&rec);
@@ -696,12 +599,12 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 		}
 		case BPFRR_BUNDLE_CALL:
 			index = get_u32(&rec);
-			if (!rec.bad && (index != ir->nr_calls || index >= want_calls)) {
+			if (!rec.cur.failed && (index != ir->nr_calls || index >= want_calls)) {
 				in_fail(&rec, rec_off, "CALL %u out of order or beyond the %u announced", index,
 					want_calls);
 				break;
 			}
-			if (rec.bad)
+			if (rec.cur.failed)
 				break;
 			get_call(&rec, &ir->calls[ir->nr_calls++]);
 			break;
@@ -716,7 +619,7 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			d->seq = get_u64(&rec);
 			d->what = get_str(&rec, BPFRR_IR_MAX_NAME);
 			d->why = get_str(&rec, BPFRR_IR_MAX_NAME);
-			if (!rec.bad && (!d->what || !d->why))
+			if (!rec.cur.failed && (!d->what || !d->why))
 				in_fail(&rec, rec_off, "DROP without text");
 			break;
 		}
@@ -732,8 +635,8 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			/* records of a newer minor version: skipped */
 			break;
 		}
-		if (rec.bad) {
-			file.bad = true;
+		if (rec.cur.failed) {
+			file.cur.failed = true;
 			goto fail;
 		}
 	}

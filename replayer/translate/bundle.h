@@ -6,7 +6,7 @@
  * The byte layout is docs/bundle-format.md.  It stores the IR rather than
  * a generated loader so that the replayer can plan and generate code for
  * the kernel it runs on (which commands syscall programs accept there).
- * Framing and conventions are the trace's (docs/trace-format.md): a
+ * Framing and conventions are the trace's (docs/trace-format.md, lib/frame.h): a
  * 16-byte prefix, CRC32C-framed little-endian records at multiples of 8.
  */
 #ifndef BPFRR_BUNDLE_H

@@ -21,6 +21,7 @@
 #include "bpf_abi.h"
 #include "caps.h"
 #include "codegen.h"
+#include "frame.h"
 #include "out_elf.h"
 #include "plan.h"
 
@@ -50,71 +51,29 @@ static int elf_fail(char *err, size_t err_size, int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* --- a growing byte buffer ------------------------------------------------------ */
-
-struct bytes {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct bytes *b, const void *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	if (data)
-		memcpy(b->p + b->len, data, n);
-	else
-		memset(b->p + b->len, 0, n);
-	b->len += n;
-}
-
-static void put_u32(struct bytes *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void align_to(struct bytes *b, size_t a)
-{
-	while (b->len % a)
-		put(b, NULL, 1);
-}
+/* --- string tables (in frame.h's byte buffers; numbers little-endian, as the object) --- */
 
 /* A string table: returns the offset of s (added once; "" is offset 0). */
-static uint32_t str_add(struct bytes *t, const char *s)
+static uint32_t str_add(struct bpfrr_buf *t, const char *s)
 {
 	size_t n = strlen(s) + 1, off;
 
 	if (!t->len)
-		put(t, "", 1);
+		bpfrr_buf_put(t, "", 1);
 	if (!*s)
 		return 0;
 	for (off = 1; off + n <= t->len; off++)
 		if (!memcmp(t->p + off, s, n) && t->p[off - 1] == '\0')
 			return off;
 	off = t->len;
-	put(t, s, n);
+	bpfrr_buf_put(t, s, n);
 	return off;
 }
 
 /* --- BTF --------------------------------------------------------------------------- */
 
 struct btf_out {
-	struct bytes types, strs;
+	struct bpfrr_buf types, strs;
 	uint32_t nr;		/* types so far (ids start at 1) */
 };
 
@@ -127,7 +86,7 @@ static uint32_t btf_type(struct btf_out *bo, const char *name, uint32_t kind, ui
 		.size = size_or_type,
 	};
 
-	put(&bo->types, &t, sizeof(t));
+	bpfrr_buf_put(&bo->types, &t, sizeof(t));
 	return ++bo->nr;
 }
 
@@ -135,7 +94,7 @@ static uint32_t btf_int(struct btf_out *bo, const char *name, uint32_t size, uin
 {
 	uint32_t id = btf_type(bo, name, BTF_KIND_INT, 0, size);
 
-	put_u32(&bo->types, encoding << 24 | size * 8);
+	bpfrr_buf_put_u32(&bo->types, encoding << 24 | size * 8);
 	return id;
 }
 
@@ -143,14 +102,14 @@ static void btf_member(struct btf_out *bo, const char *name, uint32_t type)
 {
 	struct btf_param p = { .name_off = name ? str_add(&bo->strs, name) : 0, .type = type };
 
-	put(&bo->types, &p, sizeof(p));
+	bpfrr_buf_put(&bo->types, &p, sizeof(p));
 }
 
 static void btf_secinfo(struct btf_out *bo, uint32_t type, uint32_t offset, uint32_t size)
 {
 	struct btf_var_secinfo v = { .type = type, .offset = offset, .size = size };
 
-	put(&bo->types, &v, sizeof(v));
+	bpfrr_buf_put(&bo->types, &v, sizeof(v));
 }
 
 struct btf_ids {
@@ -175,10 +134,10 @@ static void build_btf(struct btf_out *bo, const char *prog_name, uint32_t blob_s
 	{
 		struct btf_array a = { .type = t_u8, .index_type = t_int, .nelems = blob_size };
 
-		put(&bo->types, &a, sizeof(a));
+		bpfrr_buf_put(&bo->types, &a, sizeof(a));
 	}
 	t_var = btf_type(bo, BPFRR_ELF_BLOB_SYM, BTF_KIND_VAR, 0, t_arr);
-	put_u32(&bo->types, BTF_VAR_GLOBAL_ALLOCATED);
+	bpfrr_buf_put_u32(&bo->types, BTF_VAR_GLOBAL_ALLOCATED);
 	btf_type(bo, BPFRR_ELF_BLOB_SEC, BTF_KIND_DATASEC, 1, blob_size);
 	btf_secinfo(bo, t_var, 0, blob_size);
 
@@ -208,7 +167,7 @@ static void build_btf(struct btf_out *bo, const char *prog_name, uint32_t blob_s
 	}
 }
 
-static void put_btf(struct bytes *out, const struct btf_out *bo)
+static void put_btf(struct bpfrr_buf *out, const struct btf_out *bo)
 {
 	struct btf_header h = {
 		.magic = BTF_MAGIC,
@@ -220,13 +179,13 @@ static void put_btf(struct bytes *out, const struct btf_out *bo)
 		.str_len = bo->strs.len,
 	};
 
-	put(out, &h, sizeof(h));
-	put(out, bo->types.p, bo->types.len);
-	put(out, bo->strs.p, bo->strs.len);
+	bpfrr_buf_put(out, &h, sizeof(h));
+	bpfrr_buf_put(out, bo->types.p, bo->types.len);
+	bpfrr_buf_put(out, bo->strs.p, bo->strs.len);
 }
 
 /* .BTF.ext: one func_info record for the loader, no line info, no CO-RE relocations. */
-static void put_btf_ext(struct bytes *out, struct btf_out *bo, uint32_t prog_func)
+static void put_btf_ext(struct bpfrr_buf *out, struct btf_out *bo, uint32_t prog_func)
 {
 	struct {
 		uint16_t magic;
@@ -241,12 +200,12 @@ static void put_btf_ext(struct bytes *out, struct btf_out *bo, uint32_t prog_fun
 	/* record size; section header (name, count); the record (insn byte offset, FUNC id) */
 	h.func_info_len = 4 + 8 + 8;
 	h.line_info_off = h.core_relo_off = h.func_info_len;
-	put(out, &h, sizeof(h));
-	put_u32(out, 8);
-	put_u32(out, sec_name);
-	put_u32(out, 1);
-	put_u32(out, 0);
-	put_u32(out, prog_func);
+	bpfrr_buf_put(out, &h, sizeof(h));
+	bpfrr_buf_put_u32(out, 8);
+	bpfrr_buf_put_u32(out, sec_name);
+	bpfrr_buf_put_u32(out, 1);
+	bpfrr_buf_put_u32(out, 0);
+	bpfrr_buf_put_u32(out, prog_func);
 }
 
 /* --- the plan: one loader run, everything in it --------------------------------- */
@@ -394,7 +353,7 @@ enum { SYM_NULL, SYM_PROG, SYM_BLOB, SYM_LICENSE, SYM_KFUNC };
 struct section {
 	const char *name;
 	uint32_t type, flags, link, info, align, entsize;
-	struct bytes data;
+	struct bpfrr_buf data;
 };
 
 static bool valid_prog_name(const char *s)
@@ -410,7 +369,7 @@ static bool valid_prog_name(const char *s)
 	return true;
 }
 
-static void put_sym(struct bytes *symtab, struct bytes *strtab, const char *name, unsigned char bind,
+static void put_sym(struct bpfrr_buf *symtab, struct bpfrr_buf *strtab, const char *name, unsigned char bind,
 		    unsigned char type, uint16_t shndx, uint64_t size)
 {
 	Elf64_Sym s = {
@@ -422,14 +381,14 @@ static void put_sym(struct bytes *symtab, struct bytes *strtab, const char *name
 		.st_size = size,
 	};
 
-	put(symtab, &s, sizeof(s));
+	bpfrr_buf_put(symtab, &s, sizeof(s));
 }
 
-static void put_rel(struct bytes *rel, uint32_t insn, uint32_t sym, uint32_t type)
+static void put_rel(struct bpfrr_buf *rel, uint32_t insn, uint32_t sym, uint32_t type)
 {
 	Elf64_Rel r = { .r_offset = (uint64_t)insn * sizeof(struct bpf_insn), .r_info = ELF64_R_INFO(sym, type) };
 
-	put(rel, &r, sizeof(r));
+	bpfrr_buf_put(rel, &r, sizeof(r));
 }
 
 /*
@@ -438,7 +397,7 @@ static void put_rel(struct bytes *rel, uint32_t insn, uint32_t sym, uint32_t typ
  * (BPF_PSEUDO_KFUNC_CALL).  In the object both become what clang emits,
  * plain instructions with relocations for libbpf to resolve.
  */
-static int relocate_insns(struct bpf_insn *insns, uint32_t nr, struct bytes *rel, uint32_t *nr_kfunc,
+static int relocate_insns(struct bpf_insn *insns, uint32_t nr, struct bpfrr_buf *rel, uint32_t *nr_kfunc,
 			  char *err, size_t err_size)
 {
 	uint32_t i, nr_blob = 0;
@@ -480,16 +439,16 @@ static int relocate_insns(struct bpf_insn *insns, uint32_t nr, struct bytes *rel
 static int layout(struct section *secs, struct bpfrr_elf_image *img, char *err, size_t err_size)
 {
 	Elf64_Ehdr eh = { 0 };
-	struct bytes out = { 0 };
+	struct bpfrr_buf out = { 0 };
 	Elf64_Shdr sh[NR_SECS];
 	uint32_t i;
 
 	memset(sh, 0, sizeof(sh));
-	put(&out, NULL, sizeof(eh));
+	bpfrr_buf_put(&out, NULL, sizeof(eh));
 	for (i = 1; i < NR_SECS; i++) {
 		struct section *s = &secs[i];
 
-		align_to(&out, s->align);
+		bpfrr_buf_align(&out, s->align);
 		sh[i].sh_name = str_add(&secs[SEC_STRTAB].data, s->name);
 		sh[i].sh_type = s->type;
 		sh[i].sh_flags = s->flags;
@@ -501,17 +460,17 @@ static int layout(struct section *secs, struct bpfrr_elf_image *img, char *err, 
 		sh[i].sh_entsize = s->entsize;
 		/* the string table is written first but named last: its size comes at the end */
 		if (i != SEC_STRTAB)
-			put(&out, s->data.p, s->data.len);
+			bpfrr_buf_put(&out, s->data.p, s->data.len);
 	}
 	/* .strtab now holds every name: place it at the end */
-	align_to(&out, 1);
+	bpfrr_buf_align(&out, 1);
 	sh[SEC_STRTAB].sh_offset = out.len;
 	sh[SEC_STRTAB].sh_size = secs[SEC_STRTAB].data.len;
-	put(&out, secs[SEC_STRTAB].data.p, secs[SEC_STRTAB].data.len);
-	align_to(&out, 8);
+	bpfrr_buf_put(&out, secs[SEC_STRTAB].data.p, secs[SEC_STRTAB].data.len);
+	bpfrr_buf_align(&out, 8);
 	eh.e_shoff = out.len;
-	put(&out, sh, sizeof(sh));
-	if (out.oom || secs[SEC_STRTAB].data.oom) {
+	bpfrr_buf_put(&out, sh, sizeof(sh));
+	if (out.err || secs[SEC_STRTAB].data.err) {
 		free(out.p);
 		return elf_fail(err, err_size, -ENOMEM, "out of memory");
 	}
@@ -638,9 +597,9 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir_in, const struct bpfrr_elf_opts *o
 	ret = relocate_insns(l.insns, l.nr_insns, &secs[SEC_REL].data, &nr_kfunc, err, err_size);
 	if (ret)
 		goto out;
-	put(&secs[SEC_PROG].data, l.insns, (size_t)l.nr_insns * sizeof(*l.insns));
-	put(&secs[SEC_BLOB].data, l.blob, l.blob_size);
-	put(&secs[SEC_LICENSE].data, license, sizeof(license));
+	bpfrr_buf_put(&secs[SEC_PROG].data, l.insns, (size_t)l.nr_insns * sizeof(*l.insns));
+	bpfrr_buf_put(&secs[SEC_BLOB].data, l.blob, l.blob_size);
+	bpfrr_buf_put(&secs[SEC_LICENSE].data, license, sizeof(license));
 
 	/* symbols: the null one, then (all global) the program, the blob, the license, the kfunc */
 	put_sym(&secs[SEC_SYMTAB].data, &secs[SEC_STRTAB].data, NULL, STB_LOCAL, STT_NOTYPE, SHN_UNDEF, 0);
@@ -659,9 +618,9 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir_in, const struct bpfrr_elf_opts *o
 	put_btf(&secs[SEC_BTF].data, &bo);
 
 	for (i = 0; i < NR_SECS; i++)
-		if (secs[i].data.oom)
+		if (secs[i].data.err)
 			ret = -ENOMEM;
-	if (bo.types.oom || bo.strs.oom || ret) {
+	if (bo.types.err || bo.strs.err || ret) {
 		ret = elf_fail(err, err_size, -ENOMEM, "out of memory");
 		goto out;
 	}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * frame.c - CRC32C, the byte buffer, frame writing and reading, the cursor
+ * (see frame.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+
+/* --- CRC32C -------------------------------------------------------------------- */
+
+/* Slicing-by-8 tables for the reflected Castagnoli polynomial. */
+static uint32_t crc32c_table[8][256];
+static pthread_once_t crc32c_once = PTHREAD_ONCE_INIT;
+
+static void crc32c_init_tables(void)
+{
+	uint32_t i, j, crc;
+
+	for (i = 0; i < 256; i++) {
+		crc = i;
+		for (j = 0; j < 8; j++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82F63B78u : crc >> 1;
+		crc32c_table[0][i] = crc;
+	}
+	for (i = 0; i < 256; i++)
+		for (j = 1; j < 8; j++)
+			crc32c_table[j][i] = (crc32c_table[j - 1][i] >> 8) ^
+					     crc32c_table[0][crc32c_table[j - 1][i] & 0xff];
+}
+
+uint32_t bpfrr_crc32c(uint32_t crc, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	pthread_once(&crc32c_once, crc32c_init_tables);
+	crc = ~crc;
+	while (len >= 8) {
+		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+				     (uint32_t)p[3] << 24);
+		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 |
+			      (uint32_t)p[7] << 24;
+
+		crc = crc32c_table[7][lo & 0xff] ^ crc32c_table[6][(lo >> 8) & 0xff] ^
+		      crc32c_table[5][(lo >> 16) & 0xff] ^ crc32c_table[4][lo >> 24] ^
+		      crc32c_table[3][hi & 0xff] ^ crc32c_table[2][(hi >> 8) & 0xff] ^
+		      crc32c_table[1][(hi >> 16) & 0xff] ^ crc32c_table[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
+	while (len--)
+		crc = (crc >> 8) ^ crc32c_table[0][(crc ^ *p++) & 0xff];
+	return ~crc;
+}
+
+/*
+ * The CRC a frame carries, up to its payload: the file prefix for the first
+ * frame, then the frame's type and length.  The caller continues it over the
+ * payload.
+ */
+static uint32_t frame_crc_start(const uint8_t *crc_prefix, const uint8_t *frame)
+{
+	uint32_t crc = crc_prefix ? bpfrr_crc32c(0, crc_prefix, BPFRR_FRAME_PREFIX_SIZE) : 0;
+
+	return bpfrr_crc32c(crc, frame, 8);
+}
+
+/* --- byte buffer ------------------------------------------------------------------ */
+
+static bool buf_reserve(struct bpfrr_buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->err)
+		return false;
+	if (more <= b->cap - b->len)
+		return true;
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < more) {
+		if (cap > SIZE_MAX / 2) {
+			b->err = -ENOMEM;
+			return false;
+		}
+		cap *= 2;
+	}
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->err = -ENOMEM;
+		return false;
+	}
+	b->p = p;
+	b->cap = cap;
+	return true;
+}
+
+void bpfrr_buf_put(struct bpfrr_buf *b, const void *data, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	if (data)
+		memcpy(b->p + b->len, data, n);
+	else if (n)
+		memset(b->p + b->len, 0, n);
+	b->len += n;
+}
+
+void bpfrr_buf_put_le(struct bpfrr_buf *b, uint64_t v, int n)
+{
+	uint8_t le[8];
+
+	bpfrr_store_le(le, v, n);
+	bpfrr_buf_put(b, le, n);
+}
+
+void bpfrr_buf_align(struct bpfrr_buf *b, size_t align)
+{
+	bpfrr_buf_put(b, NULL, (align - b->len % align) % align);
+}
+
+void bpfrr_buf_reset(struct bpfrr_buf *b)
+{
+	b->len = 0;
+	b->err = 0;
+}
+
+void bpfrr_buf_free(struct bpfrr_buf *b)
+{
+	free(b->p);
+	*b = (struct bpfrr_buf){ 0 };
+}
+
+/* --- writing frames ------------------------------------------------------------------ */
+
+void bpfrr_frame_put_prefix(struct bpfrr_buf *b, const char magic[8], uint16_t major, uint16_t minor)
+{
+	bpfrr_buf_put(b, magic, 8);
+	bpfrr_buf_put_u16(b, major);
+	bpfrr_buf_put_u16(b, minor);
+	bpfrr_buf_put_u32(b, 0);
+}
+
+size_t bpfrr_frame_begin(struct bpfrr_buf *b)
+{
+	size_t start = b->len;
+
+	bpfrr_buf_put(b, NULL, BPFRR_FRAME_HEADER_SIZE);
+	return start;
+}
+
+long bpfrr_frame_seal(struct bpfrr_buf *b, size_t start, uint32_t type, const uint8_t *crc_prefix,
+		      const void *tail, size_t tail_len, uint32_t max_payload)
+{
+	size_t head_len;
+	uint64_t length;
+	uint8_t *f;
+	uint32_t crc;
+
+	if (b->err)
+		return b->err;
+	head_len = b->len - start - BPFRR_FRAME_HEADER_SIZE;
+	length = (uint64_t)head_len + tail_len;
+	if (length > max_payload)
+		return -EFBIG;
+	f = b->p + start;
+	bpfrr_store_le(f, type, 4);
+	bpfrr_store_le(f + 4, length, 4);
+	crc = frame_crc_start(crc_prefix, f);
+	crc = bpfrr_crc32c(crc, f + BPFRR_FRAME_HEADER_SIZE, head_len);
+	if (tail_len)
+		crc = bpfrr_crc32c(crc, tail, tail_len);
+	bpfrr_store_le(f + 8, crc, 4);
+	return (long)bpfrr_frame_pad(BPFRR_FRAME_HEADER_SIZE + length);
+}
+
+int bpfrr_frame_end(struct bpfrr_buf *b, size_t start, uint32_t type, const uint8_t *crc_prefix,
+		    uint32_t max_payload)
+{
+	long pad = bpfrr_frame_seal(b, start, type, crc_prefix, NULL, 0, max_payload);
+
+	if (pad < 0)
+		return (int)pad;
+	bpfrr_buf_put(b, NULL, (size_t)pad);
+	return b->err;
+}
+
+/* --- reading frames ------------------------------------------------------------------ */
+
+enum bpfrr_frame_status bpfrr_frame_read(const uint8_t *data, size_t size, size_t off,
+					  const uint8_t *crc_prefix, uint32_t max_payload, bool check_crc,
+					  struct bpfrr_frame *f)
+{
+	const uint8_t *frame = data + off;
+	size_t total, pad, i;
+
+	memset(f, 0, sizeof(*f));
+	f->offset = off;
+	f->left = size - off;
+	if (f->left == 0)
+		return BPFRR_FRAME_NO_DATA;
+	if (f->left < BPFRR_FRAME_HEADER_SIZE)
+		return BPFRR_FRAME_SHORT_HEADER;
+	f->type = (uint32_t)bpfrr_load_le(frame, 4);
+	f->length = (uint32_t)bpfrr_load_le(frame + 4, 4);
+	f->crc_stored = (uint32_t)bpfrr_load_le(frame + 8, 4);
+	if (f->length > max_payload)
+		return BPFRR_FRAME_TOO_LONG;
+	if (f->length > f->left - BPFRR_FRAME_HEADER_SIZE)
+		return BPFRR_FRAME_SHORT_PAYLOAD;
+	f->payload = frame + BPFRR_FRAME_HEADER_SIZE;
+	total = BPFRR_FRAME_HEADER_SIZE + (size_t)f->length;
+	pad = bpfrr_frame_pad(total);
+	f->pad_cut = pad > f->left - total;
+	if (f->pad_cut)
+		pad = f->left - total;	/* the payload is complete; only padding is cut off */
+	f->next = off + total + pad;
+	if (check_crc) {
+		f->crc_computed = bpfrr_crc32c(frame_crc_start(crc_prefix, frame), f->payload, f->length);
+		if (f->crc_computed != f->crc_stored)
+			return BPFRR_FRAME_BAD_CRC;
+	}
+	for (i = 0; i < pad; i++) {
+		if (frame[total + i]) {
+			f->bad_pad = off + total + i;
+			return BPFRR_FRAME_BAD_PADDING;
+		}
+	}
+	return BPFRR_FRAME_OK;
+}
+
+bool bpfrr_frame_magic_matches(const uint8_t *data, size_t size, const char magic[8])
+{
+	return !memcmp(data, magic, size < 8 ? size : 8);
+}
+
+void bpfrr_frame_prefix_version(const uint8_t *data, uint16_t *major, uint16_t *minor)
+{
+	*major = (uint16_t)bpfrr_load_le(data + 8, 2);
+	*minor = (uint16_t)bpfrr_load_le(data + 10, 2);
+}
+
+/* --- cursor ----------------------------------------------------------------------------- */
+
+bool bpfrr_cursor_need(struct bpfrr_cursor *c, size_t n, const char *what)
+{
+	if (c->failed)
+		return false;
+	if (n <= c->len - c->pos)
+		return true;
+	if (c->on_short)
+		c->on_short(c, n, what);
+	c->failed = true;
+	return false;
+}
+
+const uint8_t *bpfrr_cursor_bytes(struct bpfrr_cursor *c, size_t n, const char *what)
+{
+	const uint8_t *p;
+
+	if (!bpfrr_cursor_need(c, n, what))
+		return NULL;
+	p = c->p + c->pos;
+	c->pos += n;
+	return p;
+}
+
+uint64_t bpfrr_cursor_le(struct bpfrr_cursor *c, int n, const char *what)
+{
+	const uint8_t *p = bpfrr_cursor_bytes(c, (size_t)n, what);
+
+	return p ? bpfrr_load_le(p, n) : 0;
+}
