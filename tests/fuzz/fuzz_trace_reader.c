@@ -7,7 +7,7 @@
  * record decoders, the ABI walkers and the dumper's renderers.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilib \
- *	tests/fuzz/fuzz_trace_reader.c lib/*.c recorder/dump*.c -lbpf -lelf -lz
+ *	tests/fuzz/fuzz_trace_reader.c (every lib .c) recorder/dump*.c -lbpf -lelf -lz
  *
  * or `make fuzz` (builds build/fuzz/fuzz_trace_reader, seeds it with the
  * synthetic traces of tests/data/synth_trace.h and runs it for
