@@ -17,7 +17,7 @@
  *
  * The recorder's filter and capture (recorder/record_filter.c,
  * record_sys.c), bpfrr dump (recorder/dump_sys.c) and the front end
- * (replayer/frontend.c, pass_*.c) read the rows; none of them keeps a list
+ * (replayer/translate/frontend.c, pass_*.c) read the rows; none of them keeps a list
  * of calls, numbers or requests of its own.  A call whose semantics no row
  * field expresses (the perf_event_attr, whose size is inside it; the
  * relevance test of an open) has a decoder named by its capture rule or fd
