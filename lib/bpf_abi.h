@@ -293,6 +293,7 @@ enum bpfrr_cmd_class {
 #define BPFRR_CMDF_SHARED	0x0004	/* acts on state shared beyond its fds (bpffs paths, cgroup
 					 * attachments): replayed in recorded order with the others */
 #define BPFRR_CMDF_USES_FDS	0x0008	/* only uses the objects its attr fds name, changes none */
+#define BPFRR_CMDF_SYS_BPF_612	0x0010	/* stock 6.12's bpf_sys_bpf() accepts it from a syscall program */
 
 /* What the attr of a command that makes an object says of it: field names, NULL if none. */
 struct bpfrr_cmd_makes {

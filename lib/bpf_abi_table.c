@@ -1010,22 +1010,24 @@ static uint32_t test_run_variant(const void *attr, size_t attr_size,
 #define BY_ID		BPFRR_CMDF_BY_ID
 #define SHARED		BPFRR_CMDF_SHARED
 #define USES_FDS	BPFRR_CMDF_USES_FDS
+/* kernel/bpf/syscall.c bpf_sys_bpf() in 6.12 */
+#define SYS_BPF		BPFRR_CMDF_SYS_BPF_612
 
 static const char refuse_struct_ops[] =
 	"a struct_ops value: its program fds sit where only the kernel's BTF says, which bpfrr does "
 	"not relocate";
 
 static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
-	CMD(MAP_CREATE, map_create, BPFRR_OBJ_MAP, false, CLS(CREATE), FLAGS(BUILDS | USES_FDS),
+	CMD(MAP_CREATE, map_create, BPFRR_OBJ_MAP, false, CLS(CREATE), FLAGS(BUILDS | USES_FDS | SYS_BPF),
 	    .makes = { "map_type", "key_size", "value_size", "map_name" }),
 	CMD(MAP_LOOKUP_ELEM, map_lookup, BPFRR_OBJ_NONE, false, CLS(READ), FLAGS(USES_FDS)),
-	CMD(MAP_UPDATE_ELEM, map_update, BPFRR_OBJ_NONE, false, CLS(MUTATE), FLAGS(BUILDS),
+	CMD(MAP_UPDATE_ELEM, map_update, BPFRR_OBJ_NONE, false, CLS(MUTATE), FLAGS(BUILDS | SYS_BPF),
 	    .changes_fd = "map_fd",
 	    .refuse = { .target_type = ABI_MAP_TYPE_STRUCT_OPS, .why = refuse_struct_ops }),
-	CMD(MAP_DELETE_ELEM, map_delete, BPFRR_OBJ_NONE, false, CLS(MUTATE), .changes_fd = "map_fd"),
+	CMD(MAP_DELETE_ELEM, map_delete, BPFRR_OBJ_NONE, false, CLS(MUTATE), FLAGS(SYS_BPF), .changes_fd = "map_fd"),
 	CMD(MAP_GET_NEXT_KEY, map_next_key, BPFRR_OBJ_NONE, false, CLS(READ), FLAGS(USES_FDS)),
 	CMD(PROG_LOAD, prog_load, BPFRR_OBJ_PROG, true, .variant = prog_load_variant, CLS(CREATE),
-	    FLAGS(BUILDS | USES_FDS), .makes = { .type = "prog_type", .name = "prog_name" },
+	    FLAGS(BUILDS | USES_FDS | SYS_BPF), .makes = { .type = "prog_type", .name = "prog_name" },
 	    .log = { "log_buf", "log_size", "log_level" }),
 	CMD(OBJ_PIN, obj_pin, BPFRR_OBJ_NONE, false, CLS(GLOBAL), FLAGS(BUILDS | SHARED)),
 	CMD(OBJ_GET, obj_get, BPFRR_OBJ_ANY, false, CLS(GET), FLAGS(SHARED)),
@@ -1040,17 +1042,17 @@ static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
 	CMD(PROG_GET_NEXT_ID, get_next_id, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(MAP_GET_NEXT_ID, get_next_id, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(PROG_GET_FD_BY_ID, prog_get_fd, BPFRR_OBJ_PROG, false, CLS(GET), FLAGS(BY_ID)),
-	CMD(MAP_GET_FD_BY_ID, map_get_fd, BPFRR_OBJ_MAP, false, CLS(GET), FLAGS(BY_ID)),
+	CMD(MAP_GET_FD_BY_ID, map_get_fd, BPFRR_OBJ_MAP, false, CLS(GET), FLAGS(BY_ID | SYS_BPF)),
 	CMD(OBJ_GET_INFO_BY_FD, obj_get_info, BPFRR_OBJ_NONE, true, CLS(READ), FLAGS(USES_FDS)),
 	CMD(PROG_QUERY, prog_query, BPFRR_OBJ_NONE, true, .variant = prog_query_variant, CLS(READ)),
-	CMD(RAW_TRACEPOINT_OPEN, raw_tp_open, BPFRR_OBJ_LINK, false, CLS(CREATE), FLAGS(BUILDS | USES_FDS)),
-	CMD(BTF_LOAD, btf_load, BPFRR_OBJ_BTF, true, CLS(CREATE), FLAGS(BUILDS | USES_FDS),
+	CMD(RAW_TRACEPOINT_OPEN, raw_tp_open, BPFRR_OBJ_LINK, false, CLS(CREATE), FLAGS(BUILDS | USES_FDS | SYS_BPF)),
+	CMD(BTF_LOAD, btf_load, BPFRR_OBJ_BTF, true, CLS(CREATE), FLAGS(BUILDS | USES_FDS | SYS_BPF),
 	    .log = { "btf_log_buf", "btf_log_size", "btf_log_level" }),
 	CMD(BTF_GET_FD_BY_ID, btf_get_fd, BPFRR_OBJ_BTF, false, CLS(GET), FLAGS(BY_ID)),
 	CMD(TASK_FD_QUERY, task_fd_query, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(MAP_LOOKUP_AND_DELETE_ELEM, map_lookup, BPFRR_OBJ_NONE, false, CLS(MUTATE),
 	    .changes_fd = "map_fd"),
-	CMD(MAP_FREEZE, map_freeze, BPFRR_OBJ_NONE, false, CLS(MUTATE), FLAGS(BUILDS), .changes_fd = "map_fd"),
+	CMD(MAP_FREEZE, map_freeze, BPFRR_OBJ_NONE, false, CLS(MUTATE), FLAGS(BUILDS | SYS_BPF), .changes_fd = "map_fd"),
 	CMD(BTF_GET_NEXT_ID, get_next_id, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(MAP_LOOKUP_BATCH, map_lookup_batch, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(MAP_LOOKUP_AND_DELETE_BATCH, map_lookup_batch, BPFRR_OBJ_NONE, true, CLS(MUTATE)),
@@ -1059,7 +1061,7 @@ static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
 	CMD(MAP_DELETE_BATCH, map_delete_batch, BPFRR_OBJ_NONE, true, CLS(MUTATE)),
 	/* whether it is SHARED depends on its attr: see replayer/translate/pass_reloc.c */
 	CMD(LINK_CREATE, link_create, BPFRR_OBJ_LINK, false, .variant = link_create_variant, CLS(CREATE),
-	    FLAGS(BUILDS), .changes_fd = "link_create.target_fd",
+	    FLAGS(BUILDS | SYS_BPF), .changes_fd = "link_create.target_fd",
 	    .refuse = { .field = "link_create.iter_info",
 			.why = "link_create.iter_info may hold an fd bpfrr cannot locate" }),
 	CMD(LINK_UPDATE, link_update, BPFRR_OBJ_NONE, false, .variant = link_update_variant, CLS(MUTATE),

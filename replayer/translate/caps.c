@@ -84,13 +84,13 @@ enum bpfrr_ptr_sem bpfrr_caps_ptr(const struct bpfrr_caps *caps, uint32_t cmd, c
 int bpfrr_caps_assume(struct bpfrr_caps *caps, const char *name)
 {
 	if (!strcmp(name, "stock-6.12")) {
-		/* bpf_sys_bpf() in 6.12's kernel/bpf/syscall.c */
-		uint64_t cmds = 1ull << BPFRR_CMD_MAP_CREATE | 1ull << BPFRR_CMD_MAP_DELETE_ELEM |
-				1ull << BPFRR_CMD_MAP_UPDATE_ELEM | 1ull << BPFRR_CMD_MAP_FREEZE |
-				1ull << BPFRR_CMD_MAP_GET_FD_BY_ID | 1ull << BPFRR_CMD_PROG_LOAD |
-				1ull << BPFRR_CMD_BTF_LOAD | 1ull << BPFRR_CMD_LINK_CREATE |
-				1ull << BPFRR_CMD_RAW_TRACEPOINT_OPEN;
+		uint64_t cmds = 0;
+		int cmd;
 
+		/* the commands 6.12's bpf_sys_bpf() accepts: their rows say so */
+		for (cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++)
+			if (bpfrr_abi_cmd(cmd)->flags & BPFRR_CMDF_SYS_BPF_612)
+				cmds |= 1ull << cmd;
 		bpfrr_caps_init(caps, cmds, "assumed: stock-6.12");
 		/* u64_to_user_ptr() in 6.12: verifier.c bpf_check(), btf.c btf_new_fd(),
 		 * syscall.c bpf_raw_tracepoint_open() */
