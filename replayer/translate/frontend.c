@@ -223,6 +223,16 @@ void fe_rt_call(const struct fe_call *c, struct bpfrr_rt_call *rc)
 	rc->nr_regions = c->nr_regions;
 }
 
+const struct fe_ref *fe_ref_at(const struct fe_call *c, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_refs; i++)
+		if (!strcmp(c->refs[i].path, path))
+			return &c->refs[i];
+	return NULL;
+}
+
 const char *fe_call_name(const struct fe_call *c, char *buf, size_t size)
 {
 	const char *name;

@@ -201,6 +201,8 @@ struct fe_call *fe_call_by_seq(const struct fe_trace *t, uint64_t seq);
 void fe_rt_call(const struct fe_call *c, struct bpfrr_rt_call *rc);
 /* "BPF_MAP_CREATE", "perf_event_open", "ioctl(PERF_EVENT_IOC_ENABLE)", "bpf(cmd 99)" */
 const char *fe_call_name(const struct fe_call *c, char *buf, size_t size);
+/* The ref of c at path ("attr.map_fd", "arg fd"), or NULL. */
+const struct fe_ref *fe_ref_at(const struct fe_call *c, const char *path);
 /* errno name, "EBADF" */
 const char *fe_errno_name(int err);
 /* a region of c at phase with exactly this path, or NULL */

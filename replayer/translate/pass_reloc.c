@@ -300,16 +300,6 @@ static int prep_rels(struct prep *p)
 	return 0;
 }
 
-static const struct fe_ref *ref_at(const struct fe_call *c, const char *path)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->nr_refs; i++)
-		if (!strcmp(c->refs[i].path, path))
-			return &c->refs[i];
-	return NULL;
-}
-
 /* Does the table's refusal of c's command apply to this call? */
 static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusal *r)
 {
@@ -348,7 +338,7 @@ static int prep_bpf(struct prep *p)
 	/* A link without a target fd (on an interface by ifindex, on a kernel function) is shared:
 	 * whether it has one depends on its attach type and the fds the call passed, which only
 	 * the call knows, not the table. */
-	if (c->cmd == BPFRR_CMD_LINK_CREATE && !ref_at(c, "attr.link_create.target_fd"))
+	if (c->cmd == BPFRR_CMD_LINK_CREATE && !fe_ref_at(c, "attr.link_create.target_fd"))
 		p->flags |= BPFRR_IR_CALL_GLOBAL;
 	p->op = BPFRR_IR_BPF;
 	p->cmd = c->cmd;

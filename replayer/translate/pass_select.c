@@ -63,17 +63,6 @@ static bool builds(const struct fe_call *c)
 	return c->sys && bpfrr_sys_builds(c->sys, c->args);
 }
 
-/* The ref of c at path, or NULL. */
-static const struct fe_ref *ref_at(const struct fe_call *c, const char *path)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->nr_refs; i++)
-		if (!strcmp(c->refs[i].path, path))
-			return &c->refs[i];
-	return NULL;
-}
-
 /* The object a MUTATE / GLOBAL / TEST_RUN call acts on. */
 static struct fe_obj *target_of(const struct fe_call *c)
 {
@@ -86,7 +75,7 @@ static struct fe_obj *target_of(const struct fe_call *c)
 	size_t i;
 
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if ((r = ref_at(c, paths[i])))
+		if ((r = fe_ref_at(c, paths[i])))
 			return fe_canon(r->obj);
 	return NULL;
 }
