@@ -334,6 +334,9 @@ struct bpfrr_cmd_desc {
 	/* the one attr fd whose object the call changes (the others it only uses), or NULL:
 	 * then all of them are changed, or none with BPFRR_CMDF_USES_FDS */
 	const char *changes_fd;
+	/* MUTATE, GLOBAL and TEST_RUN rows: the attr fd naming the object the call acts on
+	 * (its target, which a later replay point keeps alive); NULL for the other classes */
+	const char *acts_on;
 	struct bpfrr_cmd_makes makes;
 	struct bpfrr_cmd_log log;
 	struct bpfrr_cmd_refusal refuse;

@@ -63,21 +63,22 @@ static bool builds(const struct fe_call *c)
 	return c->sys && bpfrr_sys_builds(c->sys, c->args);
 }
 
-/* The object a MUTATE / GLOBAL / TEST_RUN call acts on. */
+/* The object a MUTATE / GLOBAL / TEST_RUN call acts on: its row's acts_on, a syscall's fd. */
 static struct fe_obj *target_of(const struct fe_call *c)
 {
-	static const char *const paths[] = {
-		"attr.map_fd", "attr.batch.map_fd", "attr.prog_bind_map.prog_fd", "attr.link_update.link_fd",
-		"attr.link_detach.link_fd", "attr.bpf_fd", "attr.attach_bpf_fd", "attr.test.prog_fd",
-		"arg fd",
-	};
+	const struct bpfrr_cmd_desc *d = c->is_bpf ? bpfrr_abi_cmd((int)c->cmd) : NULL;
 	const struct fe_ref *r;
-	size_t i;
+	char path[80];
 
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if ((r = fe_ref_at(c, paths[i])))
-			return fe_canon(r->obj);
-	return NULL;
+	if (c->is_bpf) {
+		if (!d || !d->acts_on)
+			return NULL;
+		snprintf(path, sizeof(path), "attr.%s", d->acts_on);
+		r = fe_ref_at(c, path);
+	} else {
+		r = fe_ref_at(c, "arg fd");
+	}
+	return r ? fe_canon(r->obj) : NULL;
 }
 
 static bool live_at(const struct fe_obj *o, uint64_t clock)

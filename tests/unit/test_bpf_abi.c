@@ -868,7 +868,7 @@ START_TEST(test_cmd_classes)
 {
 	for (int cmd = 0; cmd < BPFRR_ABI_NR_CMDS; cmd++) {
 		const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
-		const char *fields[] = { d->changes_fd, d->makes.type, d->makes.key_size, d->makes.value_size,
+		const char *fields[] = { d->changes_fd, d->acts_on, d->makes.type, d->makes.key_size, d->makes.value_size,
 					 d->makes.name, d->log.buf, d->log.size, d->log.level, d->refuse.field };
 		const struct bpfrr_field *f;
 
@@ -879,6 +879,13 @@ START_TEST(test_cmd_classes)
 			      "%s: BUILDS on a command that neither creates nor changes", bpfrr_abi_cmd_name(cmd));
 		ck_assert_msg(!(d->flags & BPFRR_CMDF_BY_ID) || d->cls == BPFRR_CMD_CLASS_GET,
 			      "%s: a by-id lookup that is not a GET", bpfrr_abi_cmd_name(cmd));
+		ck_assert_msg(!d->acts_on == !(d->cls == BPFRR_CMD_CLASS_MUTATE || d->cls == BPFRR_CMD_CLASS_GLOBAL ||
+						d->cls == BPFRR_CMD_CLASS_TEST_RUN),
+			      "%s: acts_on goes with the MUTATE, GLOBAL and TEST_RUN classes", bpfrr_abi_cmd_name(cmd));
+		if (d->acts_on)
+			ck_assert_msg(bpfrr_abi_cmd_field(cmd, d->acts_on) &&
+				      bpfrr_abi_cmd_field(cmd, d->acts_on)->kind == BPFRR_FIELD_FD,
+				      "%s: acts_on %s is not an fd field", bpfrr_abi_cmd_name(cmd), d->acts_on);
 		ck_assert_msg(!(d->changes_fd && (d->flags & BPFRR_CMDF_USES_FDS)),
 			      "%s: changes_fd and USES_FDS contradict", bpfrr_abi_cmd_name(cmd));
 		for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
