@@ -62,7 +62,8 @@ const char *bpfrr_trace_rec_type_name(uint32_t type)
 		[BPFRR_REC_BLOB] = "BLOB", [BPFRR_REC_TASK] = "TASK",
 		[BPFRR_REC_BPF_CALL] = "BPF_CALL", [BPFRR_REC_SYSCALL] = "SYSCALL",
 		[BPFRR_REC_FD_EVENT] = "FD_EVENT", [BPFRR_REC_OBJECT] = "OBJECT",
-		[BPFRR_REC_NOTE] = "NOTE",
+		[BPFRR_REC_NOTE] = "NOTE", [BPFRR_REC_KERNEL] = "KERNEL",
+		[BPFRR_REC_SYMBOL] = "SYMBOL", [BPFRR_REC_ELF] = "ELF",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : NULL;
@@ -512,6 +513,48 @@ int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_
 	put_u32(w, n->tid);
 	put_u32(w, n->level);
 	put_str(w, n->text);
+	return write_record(w, NULL, 0);
+}
+
+int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k)
+{
+	begin_record(w, BPFRR_REC_KERNEL);
+	put_u32(w, k->flags);
+	put_u32(w, k->btf_size);
+	put_bytes(w, k->btf_sha256, sizeof(k->btf_sha256));
+	put_str(w, k->release);
+	put_str(w, k->version);
+	put_str(w, k->machine);
+	put_str(w, k->build_id);
+	return write_record(w, NULL, 0);
+}
+
+int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s)
+{
+	begin_record(w, BPFRR_REC_SYMBOL);
+	put_u64(w, s->seq);
+	put_u32(w, s->kind);
+	put_u32(w, s->flags);
+	put_u64(w, s->value);
+	put_u32(w, s->btf_kind);
+	put_u32(w, s->btf_obj_id);
+	put_u64(w, s->offset);
+	put_str(w, s->name);
+	put_str(w, s->module);
+	return write_record(w, NULL, 0);
+}
+
+int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e)
+{
+	if (!e->blob || e->blob > w->stats.nr_blobs)
+		return -EINVAL;
+	begin_record(w, BPFRR_REC_ELF);
+	put_u64(w, e->seq);
+	put_u32(w, e->tid);
+	put_u32(w, e->flags);
+	put_u64(w, e->offset);
+	put_u64(w, e->blob);
+	put_str(w, e->path);
 	return write_record(w, NULL, 0);
 }
 
@@ -1032,6 +1075,47 @@ static void decode_note(struct cursor *c, struct bpfrr_rec_note *n)
 	n->text = get_str(c, "text");
 }
 
+static void decode_kernel(struct cursor *c, struct bpfrr_rec_kernel *k)
+{
+	const void *sum;
+
+	k->flags = get_u32(c, "flags");
+	k->btf_size = get_u32(c, "btf_size");
+	sum = get_bytes(c, sizeof(k->btf_sha256), "btf_sha256");
+	if (sum)
+		memcpy(k->btf_sha256, sum, sizeof(k->btf_sha256));
+	k->release = get_str(c, "release");
+	k->version = get_str(c, "version");
+	k->machine = get_str(c, "machine");
+	k->build_id = get_str(c, "build_id");
+}
+
+static void decode_symbol(struct cursor *c, struct bpfrr_rec_symbol *s)
+{
+	s->seq = get_u64(c, "seq");
+	s->kind = get_u32(c, "kind");
+	s->flags = get_u32(c, "flags");
+	s->value = get_u64(c, "value");
+	s->btf_kind = get_u32(c, "btf_kind");
+	s->btf_obj_id = get_u32(c, "btf_obj_id");
+	s->offset = get_u64(c, "offset");
+	s->name = get_str(c, "name");
+	s->module = get_str(c, "module");
+}
+
+static void decode_elf(struct cursor *c, struct bpfrr_rec_elf *e)
+{
+	e->seq = get_u64(c, "seq");
+	e->tid = get_u32(c, "tid");
+	e->flags = get_u32(c, "flags");
+	e->offset = get_u64(c, "offset");
+	e->blob = get_u64(c, "blob");
+	check_blob_ref(c, e->blob, "blob");
+	if (!c->cur.failed && !e->blob)
+		cur_fail(c, "blob", "an ELF record without its bytes");
+	e->path = get_str(c, "path");
+}
+
 static void decode_end(struct cursor *c, struct bpfrr_rec_end *e)
 {
 	struct bpfrr_trace_reader *r = c->r;
@@ -1176,6 +1260,15 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 		break;
 	case BPFRR_REC_END:
 		decode_end(&c, &rec->end);
+		break;
+	case BPFRR_REC_KERNEL:
+		decode_kernel(&c, &rec->kernel);
+		break;
+	case BPFRR_REC_SYMBOL:
+		decode_symbol(&c, &rec->symbol);
+		break;
+	case BPFRR_REC_ELF:
+		decode_elf(&c, &rec->elf);
 		break;
 	default:
 		/* a record type of a newer minor version: pass it on undecoded */

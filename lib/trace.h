@@ -35,7 +35,7 @@
 
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_VERSION_MAJOR	1
-#define BPFRR_TRACE_VERSION_MINOR	0
+#define BPFRR_TRACE_VERSION_MINOR	1
 
 /* No record payload is larger than this; readers reject bigger lengths. */
 #define BPFRR_TRACE_MAX_PAYLOAD		(320u << 20)	/* > BPFRR_ABI_BUF_MAX + framing */
@@ -57,6 +57,10 @@ enum bpfrr_rec_type {
 	BPFRR_REC_FD_EVENT = 7,	/* an fd came to refer to an object, or stopped to */
 	BPFRR_REC_OBJECT = 8,	/* the recorder's own identity query of a created object */
 	BPFRR_REC_NOTE = 9,	/* a message from the recorder (lost memory, detach, ...) */
+	/* 1.1 */
+	BPFRR_REC_KERNEL = 10,	/* the recording kernel's build identity */
+	BPFRR_REC_SYMBOL = 11,	/* what a kernel-build-specific number names */
+	BPFRR_REC_ELF = 12,	/* a BPF ELF object the loader used (its CO-RE records) */
 };
 
 /* --- record contents -------------------------------------------------------- */
@@ -230,6 +234,65 @@ struct bpfrr_rec_note {
 	const char *text;
 };
 
+#define BPFRR_KERNEL_F_NO_BTF	0x1	/* the kernel has no /sys/kernel/btf/vmlinux */
+
+/*
+ * The kernel build the trace was recorded on (1.1).  Two traces with the
+ * same release but a different BTF checksum come from different builds:
+ * their BTF ids, CO-RE results and struct layouts may differ.
+ */
+struct bpfrr_rec_kernel {
+	uint32_t flags;			/* BPFRR_KERNEL_F_* */
+	uint32_t btf_size;		/* bytes of /sys/kernel/btf/vmlinux */
+	uint8_t btf_sha256[32];		/* its SHA-256 (zero without BTF) */
+	const char *release;		/* uname -r */
+	const char *version;		/* uname -v */
+	const char *machine;		/* uname -m */
+	const char *build_id;		/* vmlinux GNU build id in hex (/sys/kernel/notes), "" if unknown */
+};
+
+/* What a number of the recording kernel names (1.1).  Values are on disk. */
+enum bpfrr_sym_kind {
+	BPFRR_SYM_BTF_ID = 1,		/* a BTF type id: name, btf_kind, module ("" vmlinux) */
+	BPFRR_SYM_TP_ID = 2,		/* a tracepoint id: name "category/name" */
+	BPFRR_SYM_PMU_TYPE = 3,		/* a perf PMU type: name of /sys/bus/event_source/devices/NAME */
+	BPFRR_SYM_KSYM_ADDR = 4,	/* a kernel address: symbol name + offset, module ("" vmlinux) */
+};
+
+#define BPFRR_SYM_F_UNNAMED	0x1	/* the recorder found nothing the number names: name "" */
+
+/*
+ * One record per distinct (kind, value, module) a recorded call carries,
+ * written before the first call that carries it.
+ */
+struct bpfrr_rec_symbol {
+	uint64_t seq;		/* the first call that carries the number */
+	uint32_t kind;		/* enum bpfrr_sym_kind */
+	uint32_t flags;		/* BPFRR_SYM_F_* */
+	uint64_t value;		/* the number as the recording kernel had it */
+	uint32_t btf_kind;	/* BTF_ID: BTF_KIND_* of the type; else 0 */
+	uint32_t btf_obj_id;	/* BTF_ID: id of the BTF object (vmlinux or module) it is in; else 0 */
+	uint64_t offset;	/* KSYM_ADDR: value - the symbol's address; else 0 */
+	const char *name;	/* type, tracepoint, PMU or symbol name */
+	const char *module;	/* BTF_ID, KSYM_ADDR: module, "" for vmlinux */
+};
+
+#define BPFRR_ELF_F_EMBEDDED	0x1	/* found inside another file (a loader binary) at 'offset' */
+
+/*
+ * A BPF ELF object (e_machine EM_BPF) the loader opened or carries in its
+ * executable (1.1): its .BTF.ext CO-RE records let a translator relocate
+ * the programs for another kernel build.
+ */
+struct bpfrr_rec_elf {
+	uint64_t seq;		/* the call it was found at (an open, an exec, a BTF_LOAD), or 0 */
+	uint32_t tid;
+	uint32_t flags;		/* BPFRR_ELF_F_* */
+	uint64_t offset;	/* where it starts in the file it was read from */
+	uint64_t blob;		/* its bytes */
+	const char *path;	/* the file it was read from */
+};
+
 #define BPFRR_END_F_DETACHED	0x1	/* the recorder stopped observing before the tracee ended */
 
 /* Counts are of the records before END; readers check them. */
@@ -260,6 +323,9 @@ struct bpfrr_trace_record {
 		struct bpfrr_rec_object object;
 		struct bpfrr_rec_note note;
 		struct bpfrr_rec_end end;
+		struct bpfrr_rec_kernel kernel;
+		struct bpfrr_rec_symbol symbol;
+		struct bpfrr_rec_elf elf;
 	};
 };
 
@@ -289,6 +355,9 @@ int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_r
 int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_rec_fd_event *e);
 int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_rec_object *o);
 int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_note *n);
+int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k);
+int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s);
+int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e);
 /* printf-style NOTE */
 int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq, uint32_t tid,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

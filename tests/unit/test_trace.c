@@ -232,7 +232,7 @@ START_TEST(round_trip_every_record_type)
 	h = bpfrr_trace_header(r);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_uint_eq(h->version_major, 1);
-	ck_assert_uint_eq(h->version_minor, 0);
+	ck_assert_uint_eq(h->version_minor, BPFRR_TRACE_VERSION_MINOR);
 	ck_assert_uint_eq(h->arch, 62);
 	ck_assert_uint_eq(h->nr_cpus, 4);
 	ck_assert_uint_eq(h->page_size, 4096);
@@ -371,6 +371,91 @@ START_TEST(round_trip_every_record_type)
 	ck_assert_int_eq(read_all(r, (uint32_t[16]){ 0 }, 16, &i), BPFRR_TRACE_EOF);
 	ck_assert_int_eq(i, SAMPLE_RECORDS - 1);
 	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+/* The 1.1 records: the kernel build, what its numbers name, a BPF object. */
+START_TEST(round_trip_portable_records)
+{
+	static const uint8_t elf[16] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	uint64_t b_elf;
+	size_t len, cut;
+	uint8_t *buf;
+	int fd, n;
+
+	w = new_writer(&fd);
+	ck_assert_int_eq(bpfrr_trace_write_kernel(w, &(struct bpfrr_rec_kernel){
+		.btf_size = 6000000, .btf_sha256 = { 0xab, [31] = 0xcd }, .release = "6.12.0-test",
+		.version = "#1 SMP", .machine = "x86_64", .build_id = "00ff" }), 0);
+	ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
+		.seq = 7, .kind = BPFRR_SYM_BTF_ID, .value = 51234, .btf_kind = 12, .btf_obj_id = 1,
+		.name = "vfs_read", .module = "" }), 0);
+	ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
+		.seq = 8, .kind = BPFRR_SYM_KSYM_ADDR, .value = 0xffffffff81000010ull, .offset = 0x10,
+		.name = "do_sys_open", .module = "" }), 0);
+	/* an ELF record needs bytes stored before it */
+	ck_assert_int_eq(bpfrr_trace_write_elf(w, &(struct bpfrr_rec_elf){ .blob = 1, .path = "x" }),
+			 -EINVAL);
+	b_elf = bpfrr_trace_put_blob(w, elf, sizeof(elf));
+	ck_assert_int_eq(bpfrr_trace_write_elf(w, &(struct bpfrr_rec_elf){
+		.seq = 3, .tid = 101, .flags = BPFRR_ELF_F_EMBEDDED, .offset = 4096, .blob = b_elf,
+		.path = "/usr/sbin/opensnoop" }), 0);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, &len);
+	close(fd);
+
+	r = open_bytes(buf, len, 0);
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_KERNEL);
+	ck_assert_str_eq(bpfrr_trace_rec_type_name(rec.type), "KERNEL");
+	ck_assert_uint_eq(rec.kernel.btf_size, 6000000);
+	ck_assert_uint_eq(rec.kernel.btf_sha256[0], 0xab);
+	ck_assert_uint_eq(rec.kernel.btf_sha256[31], 0xcd);
+	ck_assert_str_eq(rec.kernel.release, "6.12.0-test");
+	ck_assert_str_eq(rec.kernel.machine, "x86_64");
+	ck_assert_str_eq(rec.kernel.build_id, "00ff");
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_SYMBOL);
+	ck_assert_uint_eq(rec.symbol.seq, 7);
+	ck_assert_uint_eq(rec.symbol.kind, BPFRR_SYM_BTF_ID);
+	ck_assert_uint_eq(rec.symbol.value, 51234);
+	ck_assert_uint_eq(rec.symbol.btf_kind, 12);
+	ck_assert_uint_eq(rec.symbol.btf_obj_id, 1);
+	ck_assert_str_eq(rec.symbol.name, "vfs_read");
+	ck_assert_str_eq(rec.symbol.module, "");
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.symbol.kind, BPFRR_SYM_KSYM_ADDR);
+	ck_assert_uint_eq(rec.symbol.value, 0xffffffff81000010ull);
+	ck_assert_uint_eq(rec.symbol.offset, 0x10);
+	ck_assert_str_eq(rec.symbol.name, "do_sys_open");
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_BLOB);
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_ELF);
+	ck_assert_uint_eq(rec.elf.seq, 3);
+	ck_assert_uint_eq(rec.elf.tid, 101);
+	ck_assert_uint_eq(rec.elf.flags, BPFRR_ELF_F_EMBEDDED);
+	ck_assert_uint_eq(rec.elf.offset, 4096);
+	ck_assert_str_eq(rec.elf.path, "/usr/sbin/opensnoop");
+	ck_assert_mem_eq(bpfrr_trace_blob(r, rec.elf.blob)->data, elf, sizeof(elf));
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_uint_eq(rec.type, BPFRR_REC_END);
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+	bpfrr_trace_reader_close(r);
+
+	/* cut anywhere, the complete records before the cut are still read */
+	for (cut = 1; cut < len; cut++) {
+		r = open_bytes(buf, cut, 0);
+		n = 0;
+		while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+			n++;
+		ck_assert_int_le(n, 6);
+		bpfrr_trace_reader_close(r);
+	}
 	free(buf);
 }
 END_TEST
@@ -664,6 +749,7 @@ START_TEST(bad_magic_and_versions)
 	free(err);
 
 	buf[8] = 2;	/* major 2 */
+	buf[10] = 0;
 	err = open_error(buf, len);
 	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 2.0 (this bpfrr reads 1.x)");
 	free(err);
@@ -736,7 +822,7 @@ START_TEST(newer_minor_versions_are_read)
 	ck_assert_mem_eq(last.payload, "future", 6);
 	bpfrr_trace_reader_close(r);
 
-	/* fields appended to a known record: an error in 1.0, ignored in 1.1 */
+	/* fields appended to a known record: an error in this minor version, ignored in a newer one */
 	memcpy(payload + 12, "\x05\x00\x00\x00", 4);	/* FD_EVENT op at 12 */
 	append_record(buf, &len, BPFRR_REC_FD_EVENT, payload, sizeof(payload));
 	r = open_bytes(buf, len, 0);
@@ -746,7 +832,7 @@ START_TEST(newer_minor_versions_are_read)
 	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r),
 				     "FD_EVENT record: payload: unexpected bytes after the last field"));
 	bpfrr_trace_reader_close(r);
-	buf[10] = 1;	/* minor 1 */
+	buf[10] = BPFRR_TRACE_VERSION_MINOR + 1;
 	fix_header_crc(buf);
 	r = open_bytes(buf, len, 0);
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
@@ -957,6 +1043,7 @@ static Suite *trace_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, crc32c_and_sha256_known_values);
 	tcase_add_test(tc, round_trip_every_record_type);
+	tcase_add_test(tc, round_trip_portable_records);
 	tcase_add_test(tc, round_trip_through_a_path);
 	tcase_add_test(tc, dedup_stores_identical_blobs_once);
 	tcase_add_test(tc, writer_refuses_dangling_blob_references);
