@@ -136,9 +136,11 @@ bool bpfrr_abi_kernel_btf_id(int cmd, const struct bpfrr_field *f, const void *a
 	*module_fd = -1;
 	if (!d || !(f->flags & BPFRR_FIELDF_KERNEL_BTF) || !bpfrr_abi_field_get(f, attr, attr_size))
 		return false;
+	variant = bpfrr_abi_cmd_variant_env(cmd, attr, attr_size, env);
+	if (!bpfrr_abi_field_applies(f, variant))
+		return false;
 	if (!f->btf_obj_field)
 		return true;
-	variant = bpfrr_abi_cmd_variant_env(cmd, attr, attr_size, env);
 	of = desc_field(d->attr, f->btf_obj_field, variant);
 	if (!of) {
 		/* its bytes name another object this call (attach_prog_fd): the id is in its BTF */
