@@ -29,21 +29,14 @@ txt=rq.trace.txt
 
 [ "$(grep -c '^KERNEL ' "$txt")" = 1 ] || fail "runqlat: not one KERNEL record"
 kline=$(grep '^KERNEL ' "$txt")
-case "$kline" in
-*" release=$(uname -r) "*" machine=$(uname -m) "*) ;;
-*) fail "KERNEL record is not this kernel ($(uname -r) $(uname -m)): $kline" ;;
-esac
+has() { echo "$kline" | grep -qF " $1 "; }
+has "release=$(uname -r)" && has "machine=$(uname -m)" ||
+	fail "KERNEL record is not this kernel ($(uname -r) $(uname -m)): $kline"
 size=$(wc -c </sys/kernel/btf/vmlinux)
-case "$kline" in
-*" btf_size=$size "*) ;;
-*) fail "KERNEL btf_size is not the $size bytes of /sys/kernel/btf/vmlinux: $kline" ;;
-esac
+has "btf_size=$size" || fail "KERNEL btf_size is not the $size bytes of /sys/kernel/btf/vmlinux: $kline"
 if command -v sha256sum >/dev/null 2>&1; then
 	sha=$(sha256sum /sys/kernel/btf/vmlinux | cut -d' ' -f1)
-	case "$kline" in
-	*" btf_sha256=$sha "*) ;;
-	*) fail "KERNEL btf_sha256 is not $sha: $kline" ;;
-	esac
+	has "btf_sha256=$sha" || fail "KERNEL btf_sha256 is not $sha: $kline"
 fi
 out=$(symbols_before_calls "$txt") || fail "runqlat: $out"
 grep -q '^SYMBOL .* kind=1 flags=0x1 ' "$txt" &&
@@ -64,8 +57,11 @@ if bpftool btf dump file /sys/kernel/btf/vmlinux >vmlinux.btf 2>vmlinux.btf.err;
 		grep -q "^\[$id\] $KIND '$name'" vmlinux.btf ||
 			echo "id $id: dump says $kind $name, bpftool: $(grep "^\[$id\] " vmlinux.btf)"
 	done >rq.wrong
-	[ -s rq.wrong ] && fail "runqlat: names that are not this kernel's: $(head -3 rq.wrong)"
-	pass "runqlat: $(sort -u rq.ids | wc -l) attach_btf_ids named as bpftool names them, e.g. $(head -1 rq.ids | sed 's/^ *//')"
+	if [ -s rq.wrong ] || [ -s rq.unnamed ]; then
+		fail "runqlat: names that are not this kernel's: $(head -3 rq.wrong)"
+	else
+		pass "runqlat: $(sort -u rq.ids | wc -l) attach_btf_ids named as bpftool names them, e.g. $(head -1 rq.ids | sed 's/^ *//')"
+	fi
 else
 	fail "bpftool btf dump file /sys/kernel/btf/vmlinux failed: $(head -3 vmlinux.btf.err)"
 fi
@@ -89,6 +85,9 @@ grep -E '^        config: [0-9]+ \([a-z0-9_]+/[a-z0-9_]+\)$' os.dump | sort -u |
 sed 's/^ *config: \([0-9]*\) (\(.*\))$/\1 \2/' | while read -r id name; do
 	[ "$(cat "$tracefs/events/$name/id" 2>/dev/null)" = "$id" ] || echo "$id $name"
 done >os.wrong
-[ -s os.wrong ] && fail "opensnoop: tracepoint names that are not this kernel's: $(head -3 os.wrong)"
-pass "opensnoop: $(grep -c '^SYMBOL .* kind=2 ' os.trace.txt) tracepoint ids named, e.g. config: $enter (syscalls/sys_enter_openat)"
+if [ -s os.wrong ]; then
+	fail "opensnoop: tracepoint names that are not this kernel's: $(head -3 os.wrong)"
+else
+	pass "opensnoop: $(grep -c '^SYMBOL .* kind=2 ' os.trace.txt) tracepoint ids named, e.g. config: $enter (syscalls/sys_enter_openat)"
+fi
 finish
