@@ -94,6 +94,7 @@ struct ksym {
 	const char *name;
 	const char *module;	/* "" for vmlinux */
 	uint64_t addr;
+	size_t line;		/* its place in the file: of equal names, the first wins */
 };
 
 struct bpfrr_symbols {
@@ -121,12 +122,20 @@ void bpfrr_symbols_free(struct bpfrr_symbols *s)
 	free(s);
 }
 
-static int cmp_ksym(const void *a, const void *b)
+static int cmp_name(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
 	return c ? c : strcmp(x->module, y->module);
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	int c = cmp_name(a, b);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 /* "ffffffff81234560 T do_sys_openat2" or "ffffffffc0a01000 t nf_conntrack_in\t[nf_conntrack]" */
@@ -174,7 +183,8 @@ static int read_kallsyms(struct bpfrr_symbols *s)
 			s->syms = n;
 			cap = cap ? cap * 2 : 65536;
 		}
-		s->syms[s->nr_syms++] = (struct ksym){ name, mod ? mod : "", addr };
+		s->syms[s->nr_syms] = (struct ksym){ name, mod ? mod : "", addr, s->nr_syms };
+		s->nr_syms++;
 		any_addr |= addr != 0;
 	}
 	s->ksym_hidden = s->nr_syms && !any_addr;
@@ -184,11 +194,11 @@ static int read_kallsyms(struct bpfrr_symbols *s)
 
 static const struct ksym *find_ksym(const struct bpfrr_symbols *s, const char *name, const char *module)
 {
-	struct ksym key = { name, module, 0 };
-	const struct ksym *k = bsearch(&key, s->syms, s->nr_syms, sizeof(*s->syms), cmp_ksym);
+	struct ksym key = { name, module, 0, 0 };
+	const struct ksym *k = bsearch(&key, s->syms, s->nr_syms, sizeof(*s->syms), cmp_name);
 
-	/* names repeat (static functions of several files): the first of them */
-	while (k && k > s->syms && !cmp_ksym(k - 1, &key))
+	/* names repeat (static functions of several files): the first of them in the file */
+	while (k && k > s->syms && !cmp_name(k - 1, &key))
 		k--;
 	return k;
 }
