@@ -459,6 +459,34 @@ bool bpfrr_ir_has_resolve(const struct bpfrr_ir *ir, uint32_t kind)
 	return false;
 }
 
+bool bpfrr_ir_resolved_at(const struct bpfrr_ir_call *c, int32_t buf, uint32_t offset,
+			  const struct bpfrr_ir_resolve **r, uint64_t *val)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_resolves; i++) {
+		const struct bpfrr_ir_resolve *rs = &c->resolves[i];
+		const uint8_t *base;
+		uint32_t v32;
+
+		if (rs->buf != buf || rs->offset != offset)
+			continue;
+		base = buf >= 0 ? ((uint32_t)buf < c->nr_bufs ? c->bufs[buf].data : NULL) : c->attr;
+		if (!base)
+			return false;
+		if (rs->size == 4) {
+			memcpy(&v32, base + offset, 4);
+			*val = v32;
+		} else {
+			memcpy(val, base + offset, 8);
+		}
+		if (r)
+			*r = rs;
+		return true;
+	}
+	return false;
+}
+
 int bpfrr_ir_first_build_bound(const struct bpfrr_ir *ir)
 {
 	uint32_t i;

@@ -265,6 +265,14 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size);
 
 /* Does any call carry a resolution of kind (0: of any kind)? */
 bool bpfrr_ir_has_resolve(const struct bpfrr_ir *ir, uint32_t kind);
+/*
+ * Is the value at (buf, offset) of call c a resolution's?  Then *r is it
+ * and *val the value there now: in the replayed copy of an IR (struct
+ * bpfrr_replay's ir) the one the running kernel gave (--verify compares a
+ * program's attach_btf_id with it on another build).
+ */
+bool bpfrr_ir_resolved_at(const struct bpfrr_ir_call *c, int32_t buf, uint32_t offset,
+			  const struct bpfrr_ir_resolve **r, uint64_t *val);
 /* The first BUILD_BOUND call's index, or -1. */
 int bpfrr_ir_first_build_bound(const struct bpfrr_ir *ir);
 /* "PMU type", "tracepoint id", "BTF id", "kernel address" */

@@ -426,6 +426,17 @@ START_TEST(symbol_resolve_checked)
 	char err[256];
 
 	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	/* the value a resolution put there (here: the recorded one) */
+	{
+		const struct bpfrr_ir_resolve *r = NULL;
+		uint64_t v = 0;
+
+		ck_assert(bpfrr_ir_resolved_at(load, 0, 4, &r, &v));
+		ck_assert_str_eq(r->name, "bpf_prog_active");
+		ck_assert_uint_eq(v, 51234);
+		ck_assert(!bpfrr_ir_resolved_at(load, 0, 8, &r, &v));
+		ck_assert(bpfrr_ir_resolved_at(link, BPFRR_IR_IN_ATTR, 32, NULL, &v));
+	}
 	load->resolves[1].offset = 12;		/* the imm of ld_imm64's second half */
 	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "resolution 1: instruction 1 is neither an ld_imm64 of a BTF id "
