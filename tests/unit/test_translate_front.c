@@ -1331,6 +1331,37 @@ START_TEST(reloc_symbols)
 	free(text);
 	text = NULL;
 
+	/* --explain --json: the look-ups with where they go */
+	{
+		struct bpfrr_frontend_opts o = { 0 };
+		struct bpfrr_frontend_result res;
+		struct bpfrr_explain_out xo = { .ops = &bpfrr_explain_json };
+		struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(t, len, "portable.trace", 0, NULL);
+		struct json_out j;
+		size_t text_len;
+		char err[512];
+		FILE *f = open_memstream(&text, &text_len);
+
+		json_start(&j, f);
+		xo.j = &j;
+		o.explain_out = &xo;
+		xo.ops->begin(&xo, "portable.trace");
+		ir = bpfrr_frontend_translate_reader(r, &o, &res, err, sizeof(err));
+		ck_assert_msg(ir, "%s", err);
+		xo.ops->end(&xo);
+		fclose(f);
+		ck_assert_msg(strstr(text, "{\"kind\":\"btf_id\",\"name\":\"vfs_read\",\"where\":\"attach_btf_id\","
+				     "\"module\":\"\",\"btf_kind\":\"func\"}"), "%s", text);
+		ck_assert_msg(strstr(text, "{\"kind\":\"ksym\",\"name\":\"nf_conntrack_in\",\"where\":"
+				     "\"link_create.kprobe_multi.addrs[1]\",\"module\":\"nf_conntrack\",\"addend\":0}"),
+			      "%s", text);
+		ck_assert_msg(!strstr(text, "build_bound"), "%s", text);
+		bpfrr_ir_free(ir);
+		bpfrr_trace_reader_close(r);
+		free(text);
+		text = NULL;
+	}
+
 	/* a BTF id no SYMBOL record names: the load replays only on its own build */
 	hide_records(t, len, BPFRR_REC_SYMBOL, "bpf_rcu_read_lock");
 	ir = translate_bytes(t, len, false, &text);
