@@ -24,12 +24,17 @@
  *  - a program the verifier refuses is reported with the verifier's log,
  *    again leaving nothing behind;
  *  - a raw tracepoint link made by the loader, its tracepoint name in the
- *    replayer's memory where the kernel wants a user pointer.
+ *    replayer's memory where the kernel wants a user pointer;
+ *  - symbols by name: a BTF id this kernel has is written into the replayed
+ *    attr (the one libbpf finds); one it lacks, a call bound to another
+ *    kernel build and a bundle of another architecture are each refused in
+ *    one line before anything is made; the same build replays.
  *
  * Exit status 0 when every check passed, 1 otherwise.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +42,12 @@
 
 #include "bundle.h"
 #include "caps.h"
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/btf.h>
+
 #include "exec.h"
+#include "kernel_build.h"
 #include "probe.h"
 #include "replay.h"
 #include "replay-sample.h"
@@ -359,6 +369,106 @@ static void check_raw_tp(const struct bpfrr_caps *caps)
 	check_nothing_left(&before, "after closing the link, none is left");
 }
 
+/* The sample with a BTF id by name in its PROG_LOAD's kern_version (which a socket filter's load ignores). */
+static struct bpfrr_ir *sample_with_symbol(const char *name, int *call)
+{
+	struct bpfrr_ir *ir = recorded_sample(0);
+	uint32_t c;
+
+	if (!ir)
+		return NULL;
+	for (c = 0; c < ir->nr_calls && ir->calls[c].cmd != BPF_PROG_LOAD; c++)
+		;
+	if (c == ir->nr_calls || bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_BTF_ID, BPFRR_IR_IN_ATTR,
+								offsetof(union bpf_attr, kern_version), name, "",
+								BTF_KIND_FUNC, 0) < 0) {
+		check(0, "adding a BTF id resolution to the sample");
+		bpfrr_ir_free(ir);
+		return NULL;
+	}
+	*call = (int)c;
+	return ir;
+}
+
+static void check_symbols(const struct bpfrr_caps *caps)
+{
+	struct bpfrr_replay_opts o = { .caps = caps };
+	struct btf *btf = btf__parse_raw(BPFRR_VMLINUX_BTF);
+	struct ids before = highest_ids();
+	struct bpfrr_kernel_build b;
+	struct bpfrr_replay r;
+	struct bpfrr_ir *ir;
+	uint32_t got = 0;
+	int c = 0, ret, want;
+
+	if (!btf) {
+		check(0, "reading %s", BPFRR_VMLINUX_BTF);
+		return;
+	}
+	want = btf__find_by_name_kind(btf, "vfs_read", BTF_KIND_FUNC);
+	btf__free(btf);
+	/* a symbol this kernel has: its id is in the replayed attr */
+	ir = sample_with_symbol("vfs_read", &c);
+	if (!ir)
+		return;
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == 0, "a BTF id by name: %s", ret ? r.error : "replayed");
+	if (!ret)
+		memcpy(&got, r.ir->calls[c].attr + offsetof(union bpf_attr, kern_version), 4);
+	check(!ret && want > 0 && got == (uint32_t)want, "the replayed attr holds vfs_read's id %d (%u)", want, got);
+	bpfrr_replay_close(&r);
+	bpfrr_ir_free(ir);
+
+	/* one it lacks */
+	ir = sample_with_symbol("bpfrr_no_such_function", &c);
+	if (!ir)
+		return;
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == -ENOENT && r.refused && !strcmp(r.error, "seq 8 BPF_PROG_LOAD: kern_version: func "
+						       "bpfrr_no_such_function is not in this kernel's BTF"),
+	      "a symbol the kernel lacks is refused: %d: %s", ret, r.error);
+	bpfrr_replay_close(&r);
+
+	/* bound to another build; then to this one */
+	bpfrr_ir_free(ir);
+	ir = recorded_sample(0);
+	if (!ir || bpfrr_kernel_build_running(&b)) {
+		check(0, "the sample, the running build");
+		bpfrr_ir_free(ir);
+		return;
+	}
+	for (c = 0; ir->calls[c].cmd != BPF_PROG_LOAD; c++)
+		;
+	b.btf_sha256[0] ^= 0xff;
+	if (bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, b.btf_sha256) ||
+	    bpfrr_ir_set_build_bound(ir, c, "attach_btf_id 1234: no SYMBOL record names it")) {
+		check(0, "marking the sample build-bound");
+		bpfrr_ir_free(ir);
+		return;
+	}
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == -ENOEXEC && r.refused && strstr(r.error, "seq 8 BPF_PROG_LOAD is bound to the kernel build it "
+							     "was recorded on (attach_btf_id 1234: no SYMBOL "
+							     "record names it): recorded on "),
+	      "a build-bound call on another build is refused: %d: %s", ret, r.error);
+	bpfrr_replay_close(&r);
+	b.btf_sha256[0] ^= 0xff;
+	bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, b.btf_sha256);
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == 0 && bpfrr_rt_same_build(ir), "a build-bound call on its own build replays: %s",
+	      ret ? r.error : "replayed");
+	bpfrr_replay_close(&r);
+
+	/* another architecture */
+	ir->arch = ir->arch == 62 ? 183 : 62;
+	ret = bpfrr_replay_run(&r, ir, &o);
+	check(ret == -ENOEXEC && r.refused && strstr(r.error, "bundle recorded on ") &&
+	      strstr(r.error, ", this machine is "), "a bundle of another arch is refused: %s", r.error);
+	bpfrr_replay_close(&r);
+	bpfrr_ir_free(ir);
+	check_nothing_left(&before, "after the symbol checks, nothing is left behind");
+}
+
 static int write_bundles(const char *dir)
 {
 	static const struct {
@@ -403,6 +513,7 @@ int main(int argc, char **argv)
 	check_failure(&caps, 0);
 	check_bad_prog(&caps);
 	check_raw_tp(&caps);
+	check_symbols(&caps);
 	printf("%d check(s) failed\n", failures);
 	return failures ? 1 : 0;
 }

@@ -13,6 +13,7 @@
 #include <libelf.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -483,6 +484,20 @@ START_TEST(refusals)
 	ck_assert_str_eq(err, "seq 7 perf_event_open: its attr holds the tracepoint id of syscalls/sys_enter_openat, "
 			 "which bpfrr looks up on the replaying kernel; a libbpf tool loading an object does not, "
 			 "so the elf format cannot carry it");
+	bpfrr_ir_free(ir);
+
+	/* a BTF id looked up at replay time: named with where it goes */
+	ir = sample_ir(0);
+	for (c = 0; ir->calls[c].cmd != BPF_PROG_LOAD; c++)
+		;
+	ck_assert_uint_ge(ir->calls[c].attr_size, offsetof(union bpf_attr, attach_btf_id) + 4);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_BTF_ID, BPFRR_IR_IN_ATTR,
+						     offsetof(union bpf_attr, attach_btf_id), "vfs_read", "",
+						     BTF_KIND_FUNC, 0), 0);
+	ck_assert_int_eq(bpfrr_elf_build(ir, NULL, &img, err, sizeof(err)), -EOPNOTSUPP);
+	ck_assert_msg(!strcmp(err + strcspn(err, ":"), ": attach_btf_id holds the BTF id of func vfs_read, which "
+			      "bpfrr looks up on the replaying kernel; a libbpf tool loading an object does not, so the "
+			      "elf format cannot carry it"), "%s", err);
 	bpfrr_ir_free(ir);
 
 	/* a slot the replayer opens by path */

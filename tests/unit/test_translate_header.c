@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -25,6 +27,11 @@
 #include "out_header.h"
 #include "plan.h"
 #include "../guest/replay-sample.h"
+/* only its 1.1 trace is used here */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "../data/synth_trace.h"
+#pragma GCC diagnostic pop
 
 static char data_dir[4096];
 
@@ -148,6 +155,13 @@ START_TEST(btf_scan_on_vmlinux)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name;
 
+		/* a BTF_ID resolution's kinds: the scan agrees with libbpf on those too */
+		if (btf_kind(t) == BTF_KIND_VAR || btf_kind(t) == BTF_KIND_STRUCT) {
+			name = btf__name_by_offset(btf, t->name_off);
+			if (name[0] && !(id % 89))
+				ck_assert_int_eq(bpfrr_rt_btf_find(data, len, name, btf_kind(t)),
+						 btf__find_by_name_kind(btf, name, btf_kind(t)));
+		}
 		if (btf_kind(t) != BTF_KIND_FUNC || (id % 97 && id != n - 1))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
@@ -173,17 +187,23 @@ START_TEST(resolutions_checked)
 {
 	uint8_t attr[16] = { 0 };
 	struct bpfrr_rt_resolve rs = { .seq = 7, .kind = BPFRR_RT_RESOLVE_TP_ID, .offset = 12, .size = 8,
-				       .name = "syscalls/sys_enter_openat" };
+				       .name = "syscalls/sys_enter_openat", .buf = BPFRR_RT_IN_ATTR };
 	uint64_t seq = 0;
 
 	/* out of the attr: refused before any file is read */
-	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), &rs, 1, &seq), -EINVAL);
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	ck_assert_uint_eq(seq, 7);
 	rs.offset = 8;
 	rs.size = 3;
 	seq = 0;
-	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), &rs, 1, &seq), -EINVAL);
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	ck_assert_uint_eq(seq, 7);
+	/* in a user image the loader does not have; in a buffer (loaders have none) */
+	rs.size = 8;
+	rs.buf = BPFRR_RT_IN_USER;
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
+	rs.buf = 0;
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	/* names that would leave tracefs or sysfs */
 	{
 		char where[64];
@@ -493,6 +513,69 @@ START_TEST(path_slot_user_call_and_collisions)
 }
 END_TEST
 
+/*
+ * Symbols by name (the synthetic 1.1 trace): BTF ids in the attr and in
+ * instruction imms, kernel addresses in a perf_event_attr and in
+ * kprobe_multi.addrs, wherever the plan puts the call (a loader's blob or
+ * user image, a user call's attr or buffer).  The header compiles.
+ */
+START_TEST(symbol_resolutions)
+{
+	static const char *const caps[] = { "stock-6.12", "patched-6.12", "none" };
+	struct bpfrr_frontend_opts fo = { 0 };
+	struct bpfrr_frontend_result res;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_ir *ir;
+	char err[512], path[] = "/tmp/bpfrr-test-header-XXXXXX.h", cmd[512];
+	int fd = memfd_create("portable", 0);
+	size_t i;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_portable_trace(dup(fd)), 0);
+	snprintf(cmd, sizeof(cmd), "/proc/self/fd/%d", fd);
+	r = bpfrr_trace_open(cmd, 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	ir = bpfrr_frontend_translate_reader(r, &fo, &res, err, sizeof(err));
+	ck_assert_msg(ir, "%s", err);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		char *text = header_text(ir, caps[i]);
+		FILE *f;
+		int tmp;
+
+		ck_assert_uint_eq(count(text, ".kind = BPFRR_RT_RESOLVE_BTF_ID, "), 3);
+		ck_assert_uint_eq(count(text, ".kind = BPFRR_RT_RESOLVE_KSYM_ADDR, "), 3);
+		expect(text, caps[i], ".size = 4, .name = \"vfs_read\", .buf = -1, .btf_kind = 12 },\n");
+		expect(text, caps[i], ".name = \"bpf_prog_active\", .buf = ");
+		expect(text, caps[i], ".size = 8, .name = \"nf_conntrack_in\", .buf = ");
+		expect(text, caps[i], ", .module = \"nf_conntrack\" },\n");
+		ck_assert_uint_eq(count(text, ".addend = 16"), 2);
+		if (!strcmp(caps[i], "none")) {
+			/* every call from user space: the values where the IR has them */
+			expect(text, caps[i], ".kind = BPFRR_RT_RESOLVE_BTF_ID, .offset = 4, .size = 4, "
+			       ".name = \"bpf_rcu_read_lock\", .buf = 0, .btf_kind = 12 },\n");
+			expect(text, caps[i], ".kind = BPFRR_RT_RESOLVE_KSYM_ADDR, .offset = 64, .size = 8, "
+			       ".name = \"do_sys_openat2\", .buf = -1, .addend = 16 },\n");
+		}
+		memcpy(path, "/tmp/bpfrr-test-header-XXXXXX.h", sizeof(path));
+		tmp = mkstemps(path, 2);
+		ck_assert_int_ge(tmp, 0);
+		f = fdopen(tmp, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(text, f);
+		fputs("int hdr_main(void);\nint hdr_main(void)\n{\n\tstruct hdr obj;\n\tint ret = hdr__load(&obj);\n\n"
+		      "\thdr__destroy(&obj);\n\treturn ret;\n}\n", f);
+		ck_assert_int_eq(fclose(f), 0);
+		snprintf(cmd, sizeof(cmd), "gcc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -x c %s", path);
+		ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+		unlink(path);
+		free(text);
+	}
+	bpfrr_ir_free(ir);
+	bpfrr_trace_reader_close(r);
+	close(fd);
+}
+END_TEST
+
 START_TEST(bad_names_refused)
 {
 	struct bpfrr_ir *ir = trace_ir("x86_64-fx_onemap");
@@ -524,6 +607,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, patched_opensnoop_in_one_loader);
 	tcase_add_test(tc, path_slot_user_call_and_collisions);
 	tcase_add_test(tc, bad_names_refused);
+	tcase_add_test(tc, symbol_resolutions);
 	suite_add_tcase(s, tc);
 	return s;
 }
