@@ -142,6 +142,12 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 				break;
 			t->elfs[t->nr_elfs++] = (struct fe_elf){ .rec = rec.elf };
 			break;
+		case BPFRR_REC_KERNEL:
+			ret = bpfrr_rt_add_kernel(t->rt, &rec.kernel);
+			break;
+		case BPFRR_REC_SYMBOL:
+			ret = bpfrr_rt_add_symbol(t->rt, &rec.symbol);
+			break;
 		default:
 			break;
 		}

@@ -715,23 +715,17 @@ static int build_bound(struct bpfrr_ir *ir, uint32_t call, struct fe_call *c, co
 	__attribute__((format(printf, 4, 5)));
 static int build_bound(struct bpfrr_ir *ir, uint32_t call, struct fe_call *c, const char *fmt, ...)
 {
-	char why[400];
+	char why[BPFRR_IR_MAX_NAME];	/* the IR keeps reasons shorter than that */
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-#ifdef BPFRR_IR_CALL_BUILD_BOUND
 	ret = bpfrr_ir_set_build_bound(ir, call, why);
-	if (ret == -ENOMEM)
+	if (ret)
 		return ret;
-#else
-	(void)ir;
-	(void)call;
-#endif
-	ret = note(c, "%s", why);
-	return ret;
+	return note(c, "%s", why);
 }
 
 /* Makes the attr at least end bytes long (zero-filled: the kernel takes a longer attr whose tail is 0). */

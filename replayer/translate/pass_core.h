@@ -92,7 +92,7 @@ bool fe_core_btf_has_access_strings(const void *btf, size_t len);
  * call the object's CO-RE records (attr.core_relos, core_relo_cnt,
  * core_relo_rec_size), so that the target kernel relocates them against
  * its own BTF.  A load that used CO-RE but whose object was not captured
- * (or does not fit) is marked build-bound when the IR can say so.  What it
+ * (or does not fit) is marked build-bound (BPFRR_IR_CALL_BUILD_BOUND).  What it
  * did is noted in c->core_note for --explain.  0, or -ENOMEM.
  */
 int fe_pass_core(struct fe_trace *t, struct fe_call *c, struct bpfrr_ir *ir, uint32_t call);
