@@ -761,7 +761,7 @@ int fe_pass_core(struct fe_trace *t, struct fe_call *c, struct bpfrr_ir *ir, uin
 		return 0;	/* a 1.0 trace has no objects: replayed as recorded, as before */
 	prog = ic->result_slot >= 0 && ir->slots[ic->result_slot].name ? ir->slots[ic->result_slot].name :
 	       "the program";
-	if (attr_u32(ic, "core_relo_cnt", &f_cnt))
+	if (attr_u32(ic, "core_relo_cnt", &f_cnt) || ir_buf(ic, "attr.core_relos"))
 		return note(c, "CO-RE: relocated by the kernel at load (its core_relos as recorded)");
 	btf = prog_btf(t, c, &btf_len);
 	if (!btf)
