@@ -71,7 +71,10 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 		} else if (c->changes_slot >= 0) {
 			fprintf(out, ", changes slot %d", c->changes_slot);
 		}
-		if (ic->flags & BPFRR_IR_CALL_BUILD_BOUND)
+		if (c->core)
+			fprintf(out, "; %s", c->core);
+		/* the CO-RE note may already be the reason the call is bound */
+		if ((ic->flags & BPFRR_IR_CALL_BUILD_BOUND) && !(c->core && strstr(c->core, ic->bound_why)))
 			fprintf(out, ", build-bound: %s", ic->bound_why);
 		fputc('\n', out);
 		break;
@@ -222,6 +225,8 @@ static void js_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir *ir
 			json_i64(j, "changes_slot", c->changes_slot);
 		else
 			json_null(j, "changes_slot");
+		if (c->core)
+			json_str(j, "core", c->core);
 	}
 	json_obj_end(j);
 }
