@@ -29,8 +29,9 @@
 #   loadall     bpftool prog loadall of fixtures/fx_loadall.bpf.o, pinned
 #               under /sys/fs/bpf/portable-loadall (the replay pins again)
 #   opensnoop   opensnoop -d 1
-#   execsnoop   timeout -s INT 3 execsnoop
-#   capable     timeout -s INT 3 capable
+#   execsnoop   timeout -s INT 3 execsnoop (10 s on the debug kernel: a SIGINT
+#               before the tool has set its handler up kills it, status 130)
+#   capable     timeout -s INT 3 capable (the same)
 #   runqlat     runqlat 1 1
 #   biolatency  biolatency 1 1
 
@@ -41,6 +42,11 @@ HELD=$ROOT/tests/guest/translate-held.sh
 CORE_CHECK=$ROOT/tests/guest/portable-core-check
 LOADALL_PINS=/sys/fs/bpf/portable-loadall
 PINS=/sys/fs/bpf/portable
+# how long the tools stopped by SIGINT run: KASAN and lockdep make loading slow
+case $(uname -r) in
+*-debug*) STOP=10 ;;
+*) STOP=3 ;;
+esac
 
 # loader_cmd NAME: the command line that runs it
 loader_cmd() {
@@ -48,8 +54,8 @@ loader_cmd() {
 	fx_*) echo "$FX/$1" ;;
 	loadall) echo "bpftool prog loadall $FX/fx_loadall.bpf.o $LOADALL_PINS/progs pinmaps $LOADALL_PINS/maps" ;;
 	opensnoop) echo "opensnoop -d 1" ;;
-	execsnoop) echo "timeout -s INT 3 execsnoop" ;;
-	capable) echo "timeout -s INT 3 capable" ;;
+	execsnoop) echo "timeout -s INT $STOP execsnoop" ;;
+	capable) echo "timeout -s INT $STOP capable" ;;
 	runqlat) echo "runqlat 1 1" ;;
 	biolatency) echo "biolatency 1 1" ;;
 	*) return 1 ;;
