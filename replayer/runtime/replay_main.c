@@ -3,6 +3,7 @@
  * replay_main.c - `bpfrr replay`: run a bundle in the running kernel,
  * keep the objects (pin / hold / while a command runs), verify them.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -124,6 +125,38 @@ static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpf
 		return BPFRR_EXIT_USAGE;
 	}
 	return 0;
+}
+
+/*
+ * The arch this bpfrr replays on (an ELF e_machine, as the trace header's
+ * arch).  A load replays only there: its programs read the recording arch's
+ * registers (pt_regs), syscall numbers and syscall function names.
+ */
+#if defined(__x86_64__)
+#define REPLAY_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define REPLAY_MACHINE EM_AARCH64
+#else
+#define REPLAY_MACHINE 0
+#endif
+
+static const char *machine_name(uint32_t machine)
+{
+	switch (machine) {
+	case EM_X86_64: return "x86_64";
+	case EM_AARCH64: return "aarch64";
+	default: return "another arch";
+	}
+}
+
+/* 0, or the exit status after refusing a load recorded on another arch. */
+static int check_arch(struct bpfrr_replay_out *out, const char *path, const struct bpfrr_ir *ir)
+{
+	if (!ir->arch || !REPLAY_MACHINE || ir->arch == REPLAY_MACHINE)
+		return 0;
+	fail(out, "%s was recorded on %s, this is %s: a load replays only on the arch it was recorded on",
+	     path, machine_name(ir->arch), machine_name(REPLAY_MACHINE));
+	return BPFRR_EXIT_USAGE;
 }
 
 /* --plan: what would run where, and the loaders, for the given caps. */
@@ -315,8 +348,12 @@ int bpfrr_replay_main(int argc, char **argv)
 	}
 	out.ops->begin(&out);
 	ret = read_input(&out, argv[optind], &ir);
+	/* --plan runs nothing: a host may plan another arch's load */
+	if (!ret && !do_plan)
+		ret = check_arch(&out, argv[optind], ir);
 	if (ret) {
 		out.ops->end(&out);
+		bpfrr_ir_free(ir);
 		return ret;
 	}
 
