@@ -117,6 +117,17 @@ struct bpfrr_rt {
 	struct bpfrr_obj_facts *made;
 	uint32_t nr_made, cap_made;
 	struct bpfrr_fdmodel *fdm;
+	bool has_kernel;
+	struct bpfrr_rec_kernel kernel;	/* strings in the reader */
+	struct bpfrr_u64map sym_by_hash;	/* sym_hash(kind, value) -> first index into syms */
+	struct rt_symbol *syms;
+	uint32_t nr_syms, cap_syms;
+};
+
+/* A SYMBOL record, chained to the next one of the same (kind, value) hash. */
+struct rt_symbol {
+	struct bpfrr_rec_symbol sym;	/* strings in the reader */
+	uint32_t next;			/* index + 1 of the next one in the chain, 0: none */
 };
 
 void bpfrr_rt_call_bpf(struct bpfrr_rt_call *c, const struct bpfrr_rec_bpf_call *rec)
@@ -172,6 +183,8 @@ void bpfrr_rt_free(struct bpfrr_rt *rt)
 	bpfrr_u64map_free(&rt->made_by_seq);
 	free(rt->made);
 	bpfrr_fdm_free(rt->fdm);
+	bpfrr_u64map_free(&rt->sym_by_hash);
+	free(rt->syms);
 	free(rt);
 }
 
@@ -208,6 +221,11 @@ int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfr
 			status = BPFRR_TRACE_NOMEM;
 			break;
 		}
+		if ((rec.type == BPFRR_REC_KERNEL && bpfrr_rt_add_kernel(rt, &rec.kernel)) ||
+		    (rec.type == BPFRR_REC_SYMBOL && bpfrr_rt_add_symbol(rt, &rec.symbol))) {
+			status = BPFRR_TRACE_NOMEM;
+			break;
+		}
 		if (cb && (ret = cb(arg, &rec))) {
 			status = ret;
 			break;
@@ -215,6 +233,77 @@ int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfr
 	}
 	bpfrr_trace_rewind(rt->r);
 	return status;
+}
+
+int bpfrr_rt_add_kernel(struct bpfrr_rt *rt, const struct bpfrr_rec_kernel *k)
+{
+	if (!rt->has_kernel) {
+		rt->kernel = *k;
+		rt->has_kernel = true;
+	}
+	return 0;
+}
+
+const struct bpfrr_rec_kernel *bpfrr_rt_kernel(const struct bpfrr_rt *rt)
+{
+	return rt->has_kernel ? &rt->kernel : NULL;
+}
+
+/* Kernel addresses and small ids alike: mix the bits so the map spreads them. */
+static uint64_t sym_hash(uint32_t kind, uint64_t value)
+{
+	uint64_t h = value ^ ((uint64_t)kind << 59) ^ kind;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static bool sym_module_is(const struct bpfrr_rec_symbol *s, const char *module)
+{
+	return !strcmp(s->module ? s->module : "", module);
+}
+
+int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s)
+{
+	uint64_t h = sym_hash(s->kind, s->value), first;
+	struct rt_symbol *e;
+
+	if (bpfrr_rt_symbol(rt, s->kind, s->value, s->module ? s->module : ""))
+		return 0;
+	if (bpfrr_grow((void **)&rt->syms, &rt->cap_syms, rt->nr_syms + 1, sizeof(*rt->syms)))
+		return -ENOMEM;
+	e = &rt->syms[rt->nr_syms];
+	e->sym = *s;
+	e->next = bpfrr_u64map_get(&rt->sym_by_hash, h, &first) ? (uint32_t)first + 1 : 0;
+	if (bpfrr_u64map_put(&rt->sym_by_hash, h, rt->nr_syms))
+		return -ENOMEM;
+	rt->nr_syms++;
+	return 0;
+}
+
+const struct bpfrr_rec_symbol *bpfrr_rt_symbol(const struct bpfrr_rt *rt, uint32_t kind, uint64_t value,
+					       const char *module)
+{
+	const struct bpfrr_rec_symbol *any = NULL;
+	uint64_t idx;
+	uint32_t i;
+
+	if (!bpfrr_u64map_get(&rt->sym_by_hash, sym_hash(kind, value), &idx))
+		return NULL;
+	/* one record per (kind, value, module); the chain runs newest first */
+	for (i = (uint32_t)idx + 1; i; i = rt->syms[i - 1].next) {
+		const struct bpfrr_rec_symbol *s = &rt->syms[i - 1].sym;
+
+		if (s->kind != kind || s->value != value)
+			continue;
+		if (sym_module_is(s, module ? module : ""))
+			return s;
+		if (!module)
+			any = s;	/* ends at the first recorded */
+	}
+	return any;
 }
 
 int bpfrr_rt_model(struct bpfrr_rt *rt, size_t obj_size, void (*init)(void *ctx, struct bpfrr_fdm_obj *obj),

@@ -12,7 +12,8 @@
  *     facts behind an fd; the recorder's source is the live tracee, a
  *     trace's is the call's captured regions and the fd model;
  *   - the resolved trace (struct bpfrr_rt): the recorder's identities keyed
- *     by the seq of the call that made the object, the creator facts of
+ *     by the seq of the call that made the object, the recording kernel's
+ *     build identity and what its numbers name (KERNEL, SYMBOL records), the creator facts of
  *     every object a bpf() call returned, one fd model (lib/fdmodel.h) fed
  *     with every TASK and FD_EVENT record and every call that returned an
  *     fd, and the memory a call's regions captured.
@@ -131,6 +132,26 @@ const struct bpfrr_rec_object *bpfrr_rt_identity(const struct bpfrr_rt *rt, uint
  */
 int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfrr_trace_record *rec),
 		     void *arg);
+
+/*
+ * What the recording kernel's numbers name (1.1; a 1.0 trace has neither).
+ * bpfrr_rt_collect() adds every KERNEL and SYMBOL record; a reader that
+ * walks the trace itself adds them with these.  The first KERNEL record and
+ * the first SYMBOL record of each (kind, value, module) are kept; their
+ * strings stay in the reader.  0 or -ENOMEM.
+ */
+int bpfrr_rt_add_kernel(struct bpfrr_rt *rt, const struct bpfrr_rec_kernel *k);
+int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s);
+/* The recording kernel's build identity, or NULL (a 1.0 trace). */
+const struct bpfrr_rec_kernel *bpfrr_rt_kernel(const struct bpfrr_rt *rt);
+/*
+ * What value of kind (enum bpfrr_sym_kind) named on the recording kernel,
+ * or NULL if the trace has no SYMBOL record of it.  module NULL: in any
+ * module (vmlinux's first if there are several); "": vmlinux; else that
+ * module.  An unnamed number (BPFRR_SYM_F_UNNAMED) is returned too.
+ */
+const struct bpfrr_rec_symbol *bpfrr_rt_symbol(const struct bpfrr_rt *rt, uint32_t kind, uint64_t value,
+					       const char *module);
 
 /*
  * Start the fd model: objects of obj_size bytes (struct bpfrr_fdm_obj first,

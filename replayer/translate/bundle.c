@@ -107,6 +107,41 @@ static void put_call(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_
 	}
 }
 
+/*
+ * What 1.1 added to a call lives in a CALL_EXT record after its CALL, so
+ * that a 1.0 reader (which skips unknown records) still parses the CALL; it
+ * then refuses the new resolution kinds (its check knows only 1 and 2).
+ */
+static bool call_has_ext(const struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	if (c->bound_why)
+		return true;
+	for (i = 0; i < c->nr_resolves; i++) {
+		const struct bpfrr_ir_resolve *r = &c->resolves[i];
+
+		if (r->buf != BPFRR_IR_IN_ATTR || r->module || r->btf_kind || r->addend)
+			return true;
+	}
+	return false;
+}
+
+static void put_call_ext(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	bpfrr_buf_put_u32(o, index);
+	bpfrr_buf_put_u32(o, c->nr_resolves);
+	put_str(o, c->bound_why);
+	for (i = 0; i < c->nr_resolves; i++) {
+		bpfrr_buf_put_u32(o, (uint32_t)c->resolves[i].buf);
+		bpfrr_buf_put_u32(o, c->resolves[i].btf_kind);
+		bpfrr_buf_put_u64(o, (uint64_t)c->resolves[i].addend);
+		put_str(o, c->resolves[i].module);
+	}
+}
+
 int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, char *err, size_t err_size)
 {
 	struct bpfrr_buf o = { 0 };
@@ -131,6 +166,14 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	put_str(&o, "bpfrr " BPFRR_VERSION);
 	frame(&o, start, BPFRR_BUNDLE_HEADER);
 
+	if (ir->kernel.known) {
+		start = bpfrr_frame_begin(&o);
+		bpfrr_buf_put_u32(&o, ir->kernel.btf_size);
+		bpfrr_buf_put(&o, ir->kernel.btf_sha256, 32);
+		put_str(&o, ir->kernel.release);
+		put_str(&o, ir->kernel.machine);
+		frame(&o, start, BPFRR_BUNDLE_KERNEL);
+	}
 	for (i = 0; i < ir->nr_slots; i++) {
 		const struct bpfrr_ir_slot *s = &ir->slots[i];
 
@@ -150,6 +193,11 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 		start = bpfrr_frame_begin(&o);
 		put_call(&o, i, &ir->calls[i]);
 		frame(&o, start, BPFRR_BUNDLE_CALL);
+		if (call_has_ext(&ir->calls[i])) {
+			start = bpfrr_frame_begin(&o);
+			put_call_ext(&o, i, &ir->calls[i]);
+			frame(&o, start, BPFRR_BUNDLE_CALL_EXT);
+		}
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
 		start = bpfrr_frame_begin(&o);
@@ -451,6 +499,7 @@ static void get_call(struct in *in, struct bpfrr_ir_call *c)
 		c->fdrels[i].ref = get_u32(in);
 	}
 	for (i = 0; i < c->nr_resolves && !in->cur.failed; i++) {
+		c->resolves[i].buf = BPFRR_IR_IN_ATTR;	/* unless a CALL_EXT says otherwise */
 		c->resolves[i].kind = get_u32(in);
 		c->resolves[i].offset = get_u32(in);
 		c->resolves[i].size = get_u32(in);
@@ -462,6 +511,25 @@ static void get_call(struct in *in, struct bpfrr_ir_call *c)
 zero:
 	/* nothing was allocated for these: bpfrr_ir_free must not walk them */
 	c->nr_bufs = c->nr_fdrels = c->nr_resolves = 0;
+}
+
+static void get_call_ext(struct in *in, size_t rec_off, struct bpfrr_ir_call *c)
+{
+	uint32_t nr = get_u32(in), i;
+
+	if (!in->cur.failed && nr != c->nr_resolves) {
+		in_fail(in, rec_off, "CALL_EXT with %u resolutions for a call of %u", nr, c->nr_resolves);
+		return;
+	}
+	c->bound_why = get_str(in, BPFRR_IR_MAX_NAME);
+	for (i = 0; i < nr && !in->cur.failed; i++) {
+		struct bpfrr_ir_resolve *r = &c->resolves[i];
+
+		r->buf = (int32_t)get_u32(in);
+		r->btf_kind = get_u32(in);
+		r->addend = (int64_t)get_u64(in);
+		r->module = get_str(in, BPFRR_IR_MAX_NAME);
+	}
 }
 
 static bool frame_at(struct in *file, size_t off, uint32_t *type, struct in *payload)
@@ -509,6 +577,8 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 		.name = name, .err = err, .err_size = err_size,
 	};
 	uint32_t want_slots = 0, want_calls = 0, want_drops = 0;
+	const uint8_t *p;
+	int64_t last_ext = -1;
 	uint16_t major, minor;
 	struct bpfrr_ir *ir = bpfrr_ir_new();
 	bool have_header = false, have_end = false;
@@ -607,6 +677,29 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			if (rec.cur.failed)
 				break;
 			get_call(&rec, &ir->calls[ir->nr_calls++]);
+			break;
+		case BPFRR_BUNDLE_KERNEL:
+			if (ir->kernel.known) {
+				in_fail(&rec, rec_off, "second KERNEL");
+				break;
+			}
+			ir->kernel.known = 1;
+			ir->kernel.btf_size = get_u32(&rec);
+			if ((p = get(&rec, 32)))
+				memcpy(ir->kernel.btf_sha256, p, 32);
+			ir->kernel.release = get_str(&rec, 4096);
+			ir->kernel.machine = get_str(&rec, 4096);
+			break;
+		case BPFRR_BUNDLE_CALL_EXT:
+			index = get_u32(&rec);
+			/* right after its CALL, once */
+			if (!rec.cur.failed && (index + 1 != ir->nr_calls || (int64_t)index == last_ext)) {
+				in_fail(&rec, rec_off, "CALL_EXT for call %u not right after its CALL", index);
+				break;
+			}
+			last_ext = index;
+			if (!rec.cur.failed)
+				get_call_ext(&rec, rec_off, &ir->calls[index]);
 			break;
 		case BPFRR_BUNDLE_DROP: {
 			struct bpfrr_ir_drop *d;

@@ -19,7 +19,7 @@
 
 #define BPFRR_BUNDLE_MAGIC		"BPFRRBN"	/* 8 bytes on disk with its NUL */
 #define BPFRR_BUNDLE_VERSION_MAJOR	1
-#define BPFRR_BUNDLE_VERSION_MINOR	0
+#define BPFRR_BUNDLE_VERSION_MINOR	1	/* 1.1: KERNEL, CALL_EXT */
 #define BPFRR_BUNDLE_MAX_PAYLOAD	(320u << 20)
 
 enum bpfrr_bundle_rec {
@@ -28,6 +28,8 @@ enum bpfrr_bundle_rec {
 	BPFRR_BUNDLE_SLOT = 3,
 	BPFRR_BUNDLE_CALL = 4,
 	BPFRR_BUNDLE_DROP = 5,
+	BPFRR_BUNDLE_KERNEL = 6,	/* 1.1: the recording kernel build */
+	BPFRR_BUNDLE_CALL_EXT = 7,	/* 1.1: a call's BUILD_BOUND reason and symbol resolutions */
 };
 
 /*

@@ -136,6 +136,12 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 		case BPFRR_REC_OBJECT:
 			ret = bpfrr_rt_add_identity(t->rt, &rec.object);
 			break;
+		case BPFRR_REC_KERNEL:
+			ret = bpfrr_rt_add_kernel(t->rt, &rec.kernel);
+			break;
+		case BPFRR_REC_SYMBOL:
+			ret = bpfrr_rt_add_symbol(t->rt, &rec.symbol);
+			break;
 		default:
 			break;
 		}

@@ -20,7 +20,9 @@
 #define IR_PSEUDO_MAP_FD	1
 #define IR_PSEUDO_MAP_VALUE	2
 #define IR_PSEUDO_BTF_ID	3
-
+/* a kfunc call: BPF_JMP | BPF_CALL with src_reg BPF_PSEUDO_KFUNC_CALL */
+#define IR_CALL			0x85
+#define IR_PSEUDO_KFUNC_CALL	2
 
 
 static char *dup_or_null(const char *s)
@@ -53,8 +55,11 @@ static void free_call(struct bpfrr_ir_call *c)
 		free(c->bufs[i].path);
 		free(c->bufs[i].data);
 	}
-	for (i = 0; i < c->nr_resolves; i++)
+	for (i = 0; i < c->nr_resolves; i++) {
 		free(c->resolves[i].name);
+		free(c->resolves[i].module);
+	}
+	free(c->bound_why);
 	free(c->bufs);
 	free(c->fdrels);
 	free(c->resolves);
@@ -81,6 +86,8 @@ void bpfrr_ir_free(struct bpfrr_ir *ir)
 	free(ir->slots);
 	free(ir->drops);
 	free(ir->kernel_release);
+	free(ir->kernel.release);
+	free(ir->kernel.machine);
 	free(ir->source);
 	free(ir);
 }
@@ -94,6 +101,7 @@ static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src
 	dst->bufs = NULL;
 	dst->fdrels = NULL;
 	dst->resolves = NULL;
+	dst->bound_why = NULL;
 	dst->nr_bufs = dst->nr_fdrels = dst->nr_resolves = 0;
 
 	dst->attr = memdup_or_null(src->attr, src->attr_size);
@@ -126,11 +134,16 @@ static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src
 		for (i = 0; i < src->nr_resolves; i++) {
 			dst->resolves[i] = src->resolves[i];
 			dst->resolves[i].name = dup_or_null(src->resolves[i].name);
+			dst->resolves[i].module = dup_or_null(src->resolves[i].module);
 			dst->nr_resolves++;
-			if (src->resolves[i].name && !dst->resolves[i].name)
+			if ((src->resolves[i].name && !dst->resolves[i].name) ||
+			    (src->resolves[i].module && !dst->resolves[i].module))
 				return -ENOMEM;
 		}
 	}
+	dst->bound_why = dup_or_null(src->bound_why);
+	if (src->bound_why && !dst->bound_why)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -145,7 +158,11 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 	c->nr_recorded = ir->nr_recorded;
 	c->kernel_release = dup_or_null(ir->kernel_release);
 	c->source = dup_or_null(ir->source);
-	if ((ir->kernel_release && !c->kernel_release) || (ir->source && !c->source))
+	c->kernel = ir->kernel;
+	c->kernel.release = dup_or_null(ir->kernel.release);
+	c->kernel.machine = dup_or_null(ir->kernel.machine);
+	if ((ir->kernel_release && !c->kernel_release) || (ir->source && !c->source) ||
+	    (ir->kernel.release && !c->kernel.release) || (ir->kernel.machine && !c->kernel.machine))
 		goto fail;
 	if (bpfrr_grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
 	    bpfrr_grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
@@ -324,10 +341,79 @@ int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint
 	cap = c->nr_resolves;
 	if (bpfrr_grow((void **)&c->resolves, &cap, c->nr_resolves + 1, sizeof(*c->resolves)))
 		return -ENOMEM;
-	c->resolves[c->nr_resolves] = (struct bpfrr_ir_resolve){ kind, offset, size, strdup(name) };
+	c->resolves[c->nr_resolves] = (struct bpfrr_ir_resolve){
+		.kind = kind, .offset = offset, .size = size, .name = strdup(name), .buf = BPFRR_IR_IN_ATTR,
+	};
 	if (!c->resolves[c->nr_resolves].name)
 		return -ENOMEM;
 	return c->nr_resolves++;
+}
+
+int bpfrr_ir_add_symbol_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, int32_t buf,
+				uint32_t offset, const char *name, const char *module, uint32_t btf_kind,
+				int64_t addend)
+{
+	struct bpfrr_ir_resolve *r;
+	struct bpfrr_ir_call *c;
+	uint32_t cap;
+
+	if (call >= ir->nr_calls || (kind != BPFRR_IR_RESOLVE_BTF_ID && kind != BPFRR_IR_RESOLVE_KSYM_ADDR) ||
+	    !name || !*name || !name_ok(name) || !name_ok(module) ||
+	    (kind == BPFRR_IR_RESOLVE_BTF_ID && (!btf_kind || addend)) ||
+	    (kind == BPFRR_IR_RESOLVE_KSYM_ADDR && btf_kind))
+		return -EINVAL;
+	c = &ir->calls[call];
+	if (buf < BPFRR_IR_IN_ATTR || (buf >= 0 && (uint32_t)buf >= c->nr_bufs))
+		return -EINVAL;
+	cap = c->nr_resolves;
+	if (bpfrr_grow((void **)&c->resolves, &cap, c->nr_resolves + 1, sizeof(*c->resolves)))
+		return -ENOMEM;
+	r = &c->resolves[c->nr_resolves];
+	*r = (struct bpfrr_ir_resolve){
+		.kind = kind, .offset = offset, .size = kind == BPFRR_IR_RESOLVE_BTF_ID ? 4 : 8,
+		.name = strdup(name), .buf = buf, .module = strdup(module ? module : ""),
+		.btf_kind = btf_kind, .addend = addend,
+	};
+	if (!r->name || !r->module) {
+		free(r->name);
+		free(r->module);
+		return -ENOMEM;
+	}
+	return c->nr_resolves++;
+}
+
+int bpfrr_ir_set_build_bound(struct bpfrr_ir *ir, uint32_t call, const char *why)
+{
+	struct bpfrr_ir_call *c;
+
+	if (call >= ir->nr_calls || !why || !*why || !name_ok(why))
+		return -EINVAL;
+	c = &ir->calls[call];
+	c->flags |= BPFRR_IR_CALL_BUILD_BOUND;
+	if (c->bound_why)
+		return 0;
+	c->bound_why = strdup(why);
+	return c->bound_why ? 0 : -ENOMEM;
+}
+
+int bpfrr_ir_set_kernel(struct bpfrr_ir *ir, const char *release, const char *machine, uint32_t btf_size,
+			const uint8_t btf_sha256[32])
+{
+	char *r = dup_or_null(release), *m = dup_or_null(machine);
+
+	if ((release && !r) || (machine && !m)) {
+		free(r);
+		free(m);
+		return -ENOMEM;
+	}
+	free(ir->kernel.release);
+	free(ir->kernel.machine);
+	ir->kernel.known = 1;
+	ir->kernel.btf_size = btf_size;
+	memcpy(ir->kernel.btf_sha256, btf_sha256, 32);
+	ir->kernel.release = r;
+	ir->kernel.machine = m;
+	return 0;
 }
 
 int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot)
@@ -360,6 +446,86 @@ int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const
 		return -ENOMEM;
 	}
 	return ir->nr_drops++;
+}
+
+bool bpfrr_ir_has_resolve(const struct bpfrr_ir *ir, uint32_t kind)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		for (j = 0; j < ir->calls[i].nr_resolves; j++)
+			if (!kind || ir->calls[i].resolves[j].kind == kind)
+				return true;
+	return false;
+}
+
+int bpfrr_ir_first_build_bound(const struct bpfrr_ir *ir)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (ir->calls[i].flags & BPFRR_IR_CALL_BUILD_BOUND)
+			return (int)i;
+	return -1;
+}
+
+const char *bpfrr_ir_resolve_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case BPFRR_IR_RESOLVE_PMU_TYPE: return "PMU type";
+	case BPFRR_IR_RESOLVE_TP_ID: return "tracepoint id";
+	case BPFRR_IR_RESOLVE_BTF_ID: return "BTF id";
+	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "kernel address";
+	}
+	return "value";
+}
+
+const char *bpfrr_ir_btf_kind_name(uint32_t btf_kind)
+{
+	/* the kernel's BTF_KIND_* numbers (include/uapi/linux/btf.h) */
+	static const char *const names[] = {
+		"unknown", "int", "ptr", "array", "struct", "union", "enum", "fwd", "typedef", "volatile",
+		"const", "restrict", "func", "func_proto", "var", "datasec", "float", "decl_tag",
+		"type_tag", "enum64",
+	};
+
+	return btf_kind < sizeof(names) / sizeof(names[0]) ? names[btf_kind] : NULL;
+}
+
+const char *bpfrr_ir_resolve_desc(const struct bpfrr_ir_resolve *r, char *buf, size_t size)
+{
+	const char *mod = r->module && *r->module ? r->module : NULL;
+	const char *kind;
+
+	switch (r->kind) {
+	case BPFRR_IR_RESOLVE_PMU_TYPE:
+		snprintf(buf, size, "PMU %s", r->name);
+		break;
+	case BPFRR_IR_RESOLVE_TP_ID:
+		snprintf(buf, size, "tracepoint %s", r->name);
+		break;
+	case BPFRR_IR_RESOLVE_BTF_ID:
+		kind = bpfrr_ir_btf_kind_name(r->btf_kind);
+		if (kind)
+			snprintf(buf, size, "%s %s%s%s%s", kind, r->name, mod ? " [" : "", mod ? mod : "",
+				 mod ? "]" : "");
+		else
+			snprintf(buf, size, "kind %u %s%s%s%s", r->btf_kind, r->name, mod ? " [" : "",
+				 mod ? mod : "", mod ? "]" : "");
+		break;
+	case BPFRR_IR_RESOLVE_KSYM_ADDR:
+		if (r->addend)
+			snprintf(buf, size, "ksym %s%s0x%llx%s%s%s", r->name, r->addend < 0 ? "-" : "+",
+				 (unsigned long long)(r->addend < 0 ? -(uint64_t)r->addend : (uint64_t)r->addend),
+				 mod ? " [" : "", mod ? mod : "", mod ? "]" : "");
+		else
+			snprintf(buf, size, "ksym %s%s%s%s", r->name, mod ? " [" : "", mod ? mod : "",
+				 mod ? "]" : "");
+		break;
+	default:
+		snprintf(buf, size, "%s", r->name ? r->name : "?");
+	}
+	return buf;
 }
 
 bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir)
@@ -467,6 +633,60 @@ static bool ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
 	return a < b + blen && b < a + alen;
 }
 
+/*
+ * A resolution sits inside the attr or an input buffer, not where a buffer
+ * pointer or an fd is written; a BTF id inside the instructions is the imm
+ * of an ld_imm64 BPF_PSEUDO_BTF_ID or of a kfunc call.
+ */
+static int check_resolve(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, uint32_t i)
+{
+	const struct bpfrr_ir_call *c = &ir->calls[ci];
+	const struct bpfrr_ir_resolve *r = &c->resolves[i];
+	const struct bpfrr_ir_buf *b;
+	const uint8_t *insn;
+	uint32_t j;
+
+	if (r->kind < BPFRR_IR_RESOLVE_PMU_TYPE || r->kind > BPFRR_IR_RESOLVE__LAST || !r->name || !*r->name)
+		return fail(v, ir, ci, "resolution %u: kind %u or no name", i, r->kind);
+	if ((r->kind == BPFRR_IR_RESOLVE_BTF_ID && (r->size != 4 || !r->btf_kind)) ||
+	    (r->kind == BPFRR_IR_RESOLVE_KSYM_ADDR && r->size != 8) || (r->size != 4 && r->size != 8))
+		return fail(v, ir, ci, "resolution %u: %s of %u bytes", i, bpfrr_ir_resolve_kind_name(r->kind),
+			    r->size);
+	if ((r->kind == BPFRR_IR_RESOLVE_PMU_TYPE || r->kind == BPFRR_IR_RESOLVE_TP_ID) &&
+	    r->buf != BPFRR_IR_IN_ATTR)
+		return fail(v, ir, ci, "resolution %u: a %s outside the attr", i,
+			    bpfrr_ir_resolve_kind_name(r->kind));
+	if (r->buf < BPFRR_IR_IN_ATTR || (r->buf >= 0 && (uint32_t)r->buf >= c->nr_bufs))
+		return fail(v, ir, ci, "resolution %u: no buffer %d", i, r->buf);
+	if ((uint64_t)r->offset + r->size > (uint64_t)parent_len(c, r->buf))
+		return fail(v, ir, ci, "resolution %u: offset %u outside %s", i, r->offset,
+			    r->buf < 0 ? "the attr" : c->bufs[r->buf].path);
+	for (j = 0; j < c->nr_bufs; j++)
+		if (c->bufs[j].parent == r->buf && ranges_overlap(c->bufs[j].ptr_offset, 8, r->offset, r->size))
+			return fail(v, ir, ci, "resolution %u overlaps pointer %s", i, c->bufs[j].path);
+	for (j = 0; j < c->nr_fdrels; j++)
+		if (c->fdrels[j].buf == r->buf && ranges_overlap(c->fdrels[j].offset, 4, r->offset, r->size))
+			return fail(v, ir, ci, "resolution %u overlaps fd relocation %u", i, j);
+	if (r->buf < 0)
+		return 0;
+	b = &c->bufs[r->buf];
+	if (b->dir == BPFRR_DIR_OUT || !b->data)
+		return fail(v, ir, ci, "resolution %u: inside output buffer %s", i, b->path);
+	if (b->content != BPFRR_CONTENT_INSNS)
+		return r->offset % r->size ? fail(v, ir, ci, "resolution %u: misaligned in %s", i, b->path) : 0;
+	/* in the instructions: only a BTF id, in the imm (bytes 4..7) of an instruction */
+	if (r->kind != BPFRR_IR_RESOLVE_BTF_ID || r->offset % 8 != 4)
+		return fail(v, ir, ci, "resolution %u: a %s not at an instruction's imm", i,
+			    bpfrr_ir_resolve_kind_name(r->kind));
+	insn = b->data + r->offset - 4;
+	if (insn[0] == IR_LD_IMM64 && (insn[1] >> 4) == IR_PSEUDO_BTF_ID && r->offset + 12 <= b->len)
+		return 0;
+	if (insn[0] == IR_CALL && (insn[1] >> 4) == IR_PSEUDO_KFUNC_CALL)
+		return 0;
+	return fail(v, ir, ci, "resolution %u: instruction %u is neither an ld_imm64 of a BTF id nor a kfunc "
+		    "call", i, (r->offset - 4) / 8);
+}
+
 static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, const uint32_t *made_at)
 {
 	const struct bpfrr_ir_call *c = &ir->calls[ci];
@@ -542,12 +762,13 @@ static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, co
 		}
 	}
 	for (i = 0; i < c->nr_resolves; i++) {
-		const struct bpfrr_ir_resolve *r = &c->resolves[i];
+		int ret = check_resolve(v, ir, ci, i);
 
-		if ((r->size != 4 && r->size != 8) || (uint64_t)r->offset + r->size > c->attr_size ||
-		    !r->name || r->kind < BPFRR_IR_RESOLVE_PMU_TYPE || r->kind > BPFRR_IR_RESOLVE_TP_ID)
-			return fail(v, ir, ci, "resolution %u out of the attr or malformed", i);
+		if (ret)
+			return ret;
 	}
+	if ((c->flags & BPFRR_IR_CALL_BUILD_BOUND) && (!c->bound_why || !*c->bound_why))
+		return fail(v, ir, ci, "build-bound without a reason");
 	if (c->result_slot >= 0) {
 		const struct bpfrr_ir_slot *s;
 

@@ -20,7 +20,10 @@
  *    offset) is replaced at run time by the fd held in slot N.
  *  - a result: the new fd the call returns goes to slot K.
  *  - resolutions: values that are properties of the running kernel (a PMU
- *    type, a tracepoint id) looked up by name at replay time.
+ *    type, a tracepoint id, a BTF type id, a kernel symbol's address) looked
+ *    up by name at replay time and written into the attr or a buffer.
+ *  - BUILD_BOUND: the call still carries a number of the recording kernel
+ *    build that nothing names; it replays only on that build (ir->kernel).
  *
  * Slots are the objects of the replay: made by a call, or opened by the
  * replayer (a cgroup directory by path).  A slot carries the identity the
@@ -55,6 +58,8 @@ enum bpfrr_ir_op {
 /* Call flags */
 #define BPFRR_IR_CALL_GLOBAL	0x1	/* effect outside its slots (pin path, ifindex): keep order
 					 * against every other GLOBAL call */
+#define BPFRR_IR_CALL_BUILD_BOUND 0x2	/* carries a number of the recording kernel build that
+					 * nothing names (bound_why): replays only on that build */
 
 /* Where the fd to relocate lives. */
 #define BPFRR_IR_IN_ATTR	(-1)	/* buf value: the call's attr */
@@ -95,13 +100,21 @@ struct bpfrr_ir_fdrel {
 enum bpfrr_ir_resolve_kind {
 	BPFRR_IR_RESOLVE_PMU_TYPE = 1,	/* /sys/bus/event_source/devices/NAME/type */
 	BPFRR_IR_RESOLVE_TP_ID = 2,	/* tracefs events/CATEGORY/NAME/id */
+	BPFRR_IR_RESOLVE_BTF_ID = 3,	/* kernel BTF type id of (name, btf_kind, module); size 4 */
+	BPFRR_IR_RESOLVE_KSYM_ADDR = 4,	/* /proc/kallsyms address of name, + addend; size 8 */
 };
+#define BPFRR_IR_RESOLVE__LAST	BPFRR_IR_RESOLVE_KSYM_ADDR
 
 struct bpfrr_ir_resolve {
 	uint32_t kind;		/* enum bpfrr_ir_resolve_kind */
-	uint32_t offset;	/* in the attr */
+	uint32_t offset;	/* in the attr or the buffer */
 	uint32_t size;		/* 4 or 8 */
-	char *name;		/* "kprobe", "syscalls/sys_enter_openat" */
+	char *name;		/* "kprobe", "syscalls/sys_enter_openat", "vfs_read" */
+	int32_t buf;		/* BPFRR_IR_IN_ATTR, or a buffer of the call (an insn imm of attr.insns,
+				 * an entry of attr.link_create.kprobe_multi.addrs) */
+	char *module;		/* BTF_ID, KSYM_ADDR: "" (or NULL) vmlinux; NULL for the others */
+	uint32_t btf_kind;	/* BTF_ID: BTF_KIND_* of the type; else 0 */
+	int64_t addend;		/* KSYM_ADDR: added to the symbol's address; else 0 */
 };
 
 struct bpfrr_ir_call {
@@ -118,6 +131,7 @@ struct bpfrr_ir_call {
 	struct bpfrr_ir_buf *bufs;
 	struct bpfrr_ir_fdrel *fdrels;
 	struct bpfrr_ir_resolve *resolves;
+	char *bound_why;	/* BUILD_BOUND: the first reason ("attach_btf_id 19789: no SYMBOL record") */
 };
 
 /*
@@ -175,9 +189,22 @@ struct bpfrr_ir_drop {
 	char *why;		/* "read-only query" */
 };
 
+/*
+ * The kernel build the recording ran on (the trace's KERNEL record, 1.1).
+ * Two builds are the same when release, BTF size and BTF SHA-256 agree.
+ */
+struct bpfrr_ir_kernel {
+	uint32_t known;			/* 0: a trace without KERNEL record (bpfrr 1.0 traces) */
+	uint32_t btf_size;		/* bytes of its /sys/kernel/btf/vmlinux (0: none) */
+	uint8_t btf_sha256[32];		/* their SHA-256 (zero without BTF) */
+	char *release;			/* uname -r */
+	char *machine;			/* uname -m */
+};
+
 struct bpfrr_ir {
 	uint32_t arch;			/* ELF machine of the recording (0: unknown) */
 	char *kernel_release;		/* of the recording machine, may be NULL */
+	struct bpfrr_ir_kernel kernel;	/* its build identity */
 	char *source;			/* what it was made from (trace path), may be NULL */
 	uint64_t nr_recorded;		/* calls in the recording (bpf + other syscalls) */
 	uint32_t nr_calls, nr_slots, nr_drops;
@@ -207,8 +234,22 @@ int bpfrr_ir_add_buf(struct bpfrr_ir *ir, uint32_t call, int32_t parent, uint32_
 		     const char *path, const void *data, uint32_t len, uint32_t dir, uint32_t content);
 int bpfrr_ir_add_fdrel(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t offset, uint32_t slot,
 		       uint32_t ref);
+/* PMU_TYPE, TP_ID: a value in the attr */
 int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint32_t offset,
 			 uint32_t size, const char *name);
+/*
+ * BTF_ID (size 4), KSYM_ADDR (size 8): a symbol of the kernel (module NULL or
+ * "" for vmlinux) whose id or address goes at (buf, offset); btf_kind for
+ * BTF_ID, addend for KSYM_ADDR (0 otherwise).
+ */
+int bpfrr_ir_add_symbol_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, int32_t buf,
+				uint32_t offset, const char *name, const char *module, uint32_t btf_kind,
+				int64_t addend);
+/* Marks the call BUILD_BOUND; the first reason is kept.  0 or -errno. */
+int bpfrr_ir_set_build_bound(struct bpfrr_ir *ir, uint32_t call, const char *why);
+/* Copies the recording kernel's identity (release, machine may be NULL).  0 or -ENOMEM. */
+int bpfrr_ir_set_kernel(struct bpfrr_ir *ir, const char *release, const char *machine, uint32_t btf_size,
+			const uint8_t btf_sha256[32]);
 /* The call returns the fd of slot (and becomes its producer). */
 int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot);
 int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const char *why);
@@ -221,6 +262,21 @@ int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const
  * 0, or -EINVAL with a one-line reason ("call 3 (seq 17): ...") in err.
  */
 int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size);
+
+/* Does any call carry a resolution of kind (0: of any kind)? */
+bool bpfrr_ir_has_resolve(const struct bpfrr_ir *ir, uint32_t kind);
+/* The first BUILD_BOUND call's index, or -1. */
+int bpfrr_ir_first_build_bound(const struct bpfrr_ir *ir);
+/* "PMU type", "tracepoint id", "BTF id", "kernel address" */
+const char *bpfrr_ir_resolve_kind_name(uint32_t kind);
+/*
+ * What a resolution names, for messages: "func vfs_read", "struct
+ * task_struct [nf_conntrack]", "ksym tcp_v4_connect+0x10", "tracepoint
+ * syscalls/sys_enter_openat", "PMU kprobe".
+ */
+const char *bpfrr_ir_resolve_desc(const struct bpfrr_ir_resolve *r, char *buf, size_t size);
+/* A BTF_KIND_* as bpftool spells it ("func", "struct", "var"), NULL for an unknown kind. */
+const char *bpfrr_ir_btf_kind_name(uint32_t btf_kind);
 
 /* Does the IR open a perf event? */
 bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir);

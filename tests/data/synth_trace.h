@@ -339,4 +339,157 @@ static int synth_kprobe_trace(int fd, bool with_end)
 	return bpfrr_trace_close(s.w, 0, 0);
 }
 
+/* --- a 1.1 trace: the recording kernel and what its numbers name ---------------------------- */
+
+#define SYNTH_ATTACH_BTF_ID	51234u		/* func vfs_read */
+#define SYNTH_KFUNC_BTF_ID	60001u		/* func bpf_rcu_read_lock */
+#define SYNTH_KSYM_BTF_ID	300u		/* var bpf_prog_active */
+#define SYNTH_MOD_BTF_ID	70123u		/* func nf_ct_helper in module nf_conntrack (also a vmlinux id) */
+#define SYNTH_TP_ID		585u		/* syscalls/sys_enter_openat */
+#define SYNTH_TP_UNNAMED	99999u		/* a tracepoint id nothing named */
+#define SYNTH_PMU_KPROBE	8u		/* the kprobe PMU */
+#define SYNTH_KADDR		0xffffffff81234560ull	/* do_sys_openat2+0x10 */
+#define SYNTH_KADDR2		0xffffffffc0a01000ull	/* nf_conntrack_in+0x0 [nf_conntrack] */
+
+static void synth_symbol(struct synth *s, uint64_t seq, uint32_t kind, uint64_t value, uint32_t btf_kind,
+			 uint32_t obj_id, uint64_t offset, const char *name, const char *module)
+{
+	struct bpfrr_rec_symbol sym = {
+		.seq = seq, .kind = kind, .flags = name[0] ? 0 : BPFRR_SYM_F_UNNAMED, .value = value,
+		.btf_kind = btf_kind, .btf_obj_id = obj_id, .offset = offset, .name = name, .module = module,
+	};
+
+	synth_check(s, bpfrr_trace_write_symbol(s->w, &sym));
+}
+
+static uint64_t synth_perf_open(struct synth *s, uint32_t type, uint64_t config, uint64_t config1,
+				uint64_t config2, int ret)
+{
+	struct bpfrr_trace_region reg;
+	uint8_t perf_attr[128];
+	struct bpfrr_rec_syscall sc = {
+		.seq = ++s->seq, .tid = 100, .nr = 298,
+		.args = { 0x40000, 0xffffffffffffffffull, 0, 0xffffffffffffffffull, 8, 0 },
+		.ret = ret, .name = "perf_event_open", .nr_regions = 1, .regions = &reg,
+	};
+
+	memset(perf_attr, 0, sizeof(perf_attr));
+	memcpy(perf_attr, &type, 4);
+	perf_attr[4] = 128;	/* size */
+	memcpy(perf_attr + 8, &config, 8);
+	memcpy(perf_attr + 56, &config1, 8);
+	memcpy(perf_attr + 64, &config2, 8);
+	reg = synth_region(s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_BYTES, "perf_event_attr", 0x40000,
+			   perf_attr, sizeof(perf_attr));
+	sc.t_enter_ns = synth_time(s);
+	sc.t_exit_ns = sc.t_enter_ns + 20000;
+	s->now = sc.t_exit_ns;
+	synth_check(s, bpfrr_trace_write_syscall(s->w, &sc));
+	return sc.seq;
+}
+
+/*
+ * Writes a format 1.1 trace as the recorder writes it on a kernel with BTF:
+ * KERNEL after HEADER, and a SYMBOL record before each call for every
+ * kernel-build-specific number it is the first to carry: an fentry program
+ * (attach_btf_id, a kfunc call, a ksym), tracepoint and kprobe perf events
+ * (one tracepoint id nothing named), a kprobe_multi link by addresses.
+ * Returns 0 or -errno.
+ */
+static int synth_portable_trace(int fd)
+{
+	static const char *const argv[] = { "./loader" };
+	static const uint8_t btf_sha[32] = {
+		0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
+		0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78, 0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0,
+	};
+	struct bpfrr_trace_header h = {
+		.arch = 62, .nr_cpus = 2, .page_size = 4096,
+		.start_realtime_ns = 1767225600123456789ull,	/* 2026-01-01T00:00:00.123456789Z */
+		.start_monotonic_ns = SYNTH_T0, .recorder_pid = 99, .tracee_pid = 100,
+		.arch_name = "x86_64", .kernel_release = "6.12.0-bpfrr",
+		.kernel_version = "#1 SMP PREEMPT_DYNAMIC", .recorder_version = "bpfrr 0.1.0",
+		.argc = 1, .argv = argv,
+	};
+	struct bpfrr_rec_kernel k = {
+		.btf_size = 5912345, .release = "6.12.0-bpfrr", .version = "#1 SMP PREEMPT_DYNAMIC",
+		.machine = "x86_64", .build_id = "3f1c0e9a5b7d2468ace013579bdf02468ace1357",
+	};
+	uint64_t addrs[2] = { SYNTH_KADDR, SYNTH_KADDR2 };
+	struct bpfrr_trace_region regs[2];
+	struct synth s = { .now = SYNTH_T0 };
+	struct bpf_insn insns[5];
+	union bpf_attr a;
+	uint64_t seq;
+
+	memcpy(k.btf_sha256, btf_sha, sizeof(btf_sha));
+	s.w = bpfrr_trace_create_fd(fd, &h);
+	if (!s.w)
+		return -errno;
+	synth_check(&s, bpfrr_trace_write_kernel(s.w, &k));
+	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+
+	/* #1 fentry/vfs_read: call bpf_rcu_read_lock (kfunc); r1 = bpf_prog_active (ksym) ll; r0 = 0; exit */
+	memset(insns, 0, sizeof(insns));
+	insns[0] = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL,
+				      .imm = SYNTH_KFUNC_BTF_ID };
+	insns[1] = (struct bpf_insn){ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+				      .src_reg = BPF_PSEUDO_BTF_ID, .imm = SYNTH_KSYM_BTF_ID };
+	insns[3] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 };
+	insns[4] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	a.expected_attach_type = BPF_TRACE_FENTRY;
+	a.attach_btf_id = SYNTH_ATTACH_BTF_ID;
+	a.insn_cnt = 5;
+	a.insns = 0x20000;
+	a.license = 0x21000;
+	strcpy(a.prog_name, "read_entry");
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x20000,
+			       insns, sizeof(insns));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "attr.license",
+			       0x21000, "GPL", 4);
+	seq = s.seq + 1;
+	synth_symbol(&s, seq, BPFRR_SYM_BTF_ID, SYNTH_ATTACH_BTF_ID, BTF_KIND_FUNC, 1, 0, "vfs_read", "");
+	synth_symbol(&s, seq, BPFRR_SYM_BTF_ID, SYNTH_KFUNC_BTF_ID, BTF_KIND_FUNC, 1, 0, "bpf_rcu_read_lock", "");
+	synth_symbol(&s, seq, BPFRR_SYM_BTF_ID, SYNTH_KSYM_BTF_ID, BTF_KIND_VAR, 1, 0, "bpf_prog_active", "");
+	seq = synth_bpf(&s, 100, BPF_PROG_LOAD, &a, 128, NULL, regs, 2, 3);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 3, BPFRR_OBJ_PROG, seq);
+
+	/* #2 a tracepoint, #3 one nothing named, #4 a kprobe by address */
+	synth_symbol(&s, s.seq + 1, BPFRR_SYM_TP_ID, SYNTH_TP_ID, 0, 0, 0, "syscalls/sys_enter_openat", "");
+	seq = synth_perf_open(&s, 2 /* PERF_TYPE_TRACEPOINT */, SYNTH_TP_ID, 0, 0, 4);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 4, BPFRR_OBJ_PERF_EVENT, seq);
+	synth_symbol(&s, s.seq + 1, BPFRR_SYM_TP_ID, SYNTH_TP_UNNAMED, 0, 0, 0, "", "");
+	synth_perf_open(&s, 2, SYNTH_TP_UNNAMED, 0, 0, -ENOENT);
+	synth_symbol(&s, s.seq + 1, BPFRR_SYM_PMU_TYPE, SYNTH_PMU_KPROBE, 0, 0, 0, "kprobe", "");
+	synth_symbol(&s, s.seq + 1, BPFRR_SYM_KSYM_ADDR, SYNTH_KADDR, 0, 0, 0x10, "do_sys_openat2", "");
+	seq = synth_perf_open(&s, SYNTH_PMU_KPROBE, 0, 0, SYNTH_KADDR, 5);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 5, BPFRR_OBJ_PERF_EVENT, seq);
+
+	/* #5 kprobe_multi by address: one named already, one in a module */
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = 3;
+	a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	a.link_create.kprobe_multi.cnt = 2;
+	a.link_create.kprobe_multi.addrs = 0x80000;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_U64_ARRAY,
+			       "attr.link_create.kprobe_multi.addrs", 0x80000, addrs, sizeof(addrs));
+	synth_symbol(&s, s.seq + 1, BPFRR_SYM_KSYM_ADDR, SYNTH_KADDR2, 0, 0, 0, "nf_conntrack_in", "nf_conntrack");
+	seq = synth_bpf(&s, 100, BPF_LINK_CREATE, &a, 48, NULL, regs, 1, 6);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 6, BPFRR_OBJ_LINK, seq);
+
+	/* a module's id that is also a vmlinux id: the lookup tells them apart */
+	synth_symbol(&s, s.seq, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, BTF_KIND_FUNC, 40, 0, "nf_ct_helper",
+		     "nf_conntrack");
+	synth_symbol(&s, s.seq, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, BTF_KIND_STRUCT, 1, 0, "task_struct", "");
+
+	synth_task(&s, BPFRR_TASK_EXIT, 100, 100, 0, 0, 0);
+	if (s.err) {
+		bpfrr_trace_abandon(s.w);
+		return s.err;
+	}
+	return bpfrr_trace_close(s.w, 0, 0);
+}
+
 #endif /* BPFRR_SYNTH_TRACE_H */

@@ -578,6 +578,134 @@ START_TEST(recorded_traces)
 }
 END_TEST
 
+/* --- the recording kernel and its symbols (1.1) ---------------------------------------------- */
+
+/*
+ * KERNEL and SYMBOL records are collected, the lookup tells kinds and
+ * modules apart, and an unnamed number is found with its flag; a 1.0 trace
+ * (the kprobe one) has neither.
+ */
+START_TEST(kernel_and_symbols)
+{
+	const struct bpfrr_rec_symbol *sym;
+	const struct bpfrr_rec_kernel *k;
+	struct run rn;
+	size_t len;
+	int fd;
+	uint8_t *bytes;
+
+	fd = memfd_create("synth", 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_portable_trace(dup(fd)), 0);
+	bytes = memfd_bytes(fd, &len);
+	run_open_mem(&rn, bytes, len);
+
+	k = bpfrr_rt_kernel(rn.rt);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_str_eq(k->release, "6.12.0-bpfrr");
+	ck_assert_str_eq(k->machine, "x86_64");
+	ck_assert_uint_eq(k->btf_size, 5912345);
+	ck_assert_uint_eq(k->btf_sha256[31], 0xf0);
+	ck_assert_str_eq(k->build_id, "3f1c0e9a5b7d2468ace013579bdf02468ace1357");
+
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_ATTACH_BTF_ID, "");
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "vfs_read");
+	ck_assert_uint_eq(sym->btf_kind, BTF_KIND_FUNC);
+	ck_assert_uint_eq(sym->seq, 1);
+	ck_assert_ptr_eq(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_ATTACH_BTF_ID, NULL), sym);
+	/* the same number of another kind, or in a module, is not it */
+	ck_assert_ptr_null(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_TP_ID, SYNTH_ATTACH_BTF_ID, NULL));
+	ck_assert_ptr_null(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_ATTACH_BTF_ID, "nf_conntrack"));
+	ck_assert_ptr_null(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, 12345, NULL));
+
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, "nf_conntrack");
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "nf_ct_helper");
+	ck_assert_uint_eq(sym->btf_obj_id, 40);
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, "");
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "task_struct");
+	/* any module: vmlinux's, though the module's was recorded first */
+	ck_assert_ptr_eq(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, NULL), sym);
+
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_TP_ID, SYNTH_TP_ID, NULL);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "syscalls/sys_enter_openat");
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_TP_ID, SYNTH_TP_UNNAMED, "");
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_uint_eq(sym->flags, BPFRR_SYM_F_UNNAMED);
+	ck_assert_str_eq(sym->name, "");
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_PMU_TYPE, SYNTH_PMU_KPROBE, NULL);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "kprobe");
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_KSYM_ADDR, SYNTH_KADDR, NULL);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->name, "do_sys_openat2");
+	ck_assert_uint_eq(sym->offset, 0x10);
+	sym = bpfrr_rt_symbol(rn.rt, BPFRR_SYM_KSYM_ADDR, SYNTH_KADDR2, NULL);
+	ck_assert_ptr_nonnull(sym);
+	ck_assert_str_eq(sym->module, "nf_conntrack");
+	ck_assert_ptr_null(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_KSYM_ADDR, SYNTH_KADDR2, ""));
+	run_close(&rn);
+	free(bytes);
+
+	/* a 1.0 trace: no kernel, no symbols */
+	fd = memfd_create("synth", 0);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_kprobe_trace(dup(fd), true), 0);
+	bytes = memfd_bytes(fd, &len);
+	run_open_mem(&rn, bytes, len);
+	ck_assert_ptr_null(bpfrr_rt_kernel(rn.rt));
+	ck_assert_ptr_null(bpfrr_rt_symbol(rn.rt, BPFRR_SYM_PMU_TYPE, 6, NULL));
+	run_close(&rn);
+	free(bytes);
+}
+END_TEST
+
+/* Many symbols whose hashes may collide: each is found, none twice. */
+START_TEST(many_symbols)
+{
+	struct bpfrr_rec_symbol s = { .kind = BPFRR_SYM_KSYM_ADDR, .name = "x", .module = "" };
+	struct bpfrr_rt *rt;
+	struct run rn;
+	uint64_t v;
+	size_t len;
+	int fd = memfd_create("synth", 0);
+	uint8_t *bytes;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_kprobe_trace(dup(fd), true), 0);
+	bytes = memfd_bytes(fd, &len);
+	run_open_mem(&rn, bytes, len);
+	rt = rn.rt;
+	for (v = 0; v < 5000; v++) {
+		s.value = 0xffffffff81000000ull + v * 16;
+		s.offset = v;
+		ck_assert_int_eq(bpfrr_rt_add_symbol(rt, &s), 0);
+		s.kind = BPFRR_SYM_BTF_ID;
+		s.value = v;
+		ck_assert_int_eq(bpfrr_rt_add_symbol(rt, &s), 0);
+		/* a duplicate keeps the first */
+		s.offset = 99999;
+		ck_assert_int_eq(bpfrr_rt_add_symbol(rt, &s), 0);
+		s.kind = BPFRR_SYM_KSYM_ADDR;
+	}
+	for (v = 0; v < 5000; v++) {
+		const struct bpfrr_rec_symbol *a =
+			bpfrr_rt_symbol(rt, BPFRR_SYM_KSYM_ADDR, 0xffffffff81000000ull + v * 16, "");
+		const struct bpfrr_rec_symbol *b = bpfrr_rt_symbol(rt, BPFRR_SYM_BTF_ID, v, NULL);
+
+		ck_assert_ptr_nonnull(a);
+		ck_assert_uint_eq(a->offset, v);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_uint_eq(b->offset, v);
+	}
+	run_close(&rn);
+	free(bytes);
+}
+END_TEST
+
 static Suite *resolved_suite(void)
 {
 	Suite *s = suite_create("resolved");
@@ -589,6 +717,8 @@ static Suite *resolved_suite(void)
 	tcase_add_test(tc, kprobe_walker_fds);
 	tcase_add_test(tc, fd_reuse_dup_and_unknowns);
 	tcase_add_test(tc, recorded_traces);
+	tcase_add_test(tc, kernel_and_symbols);
+	tcase_add_test(tc, many_symbols);
 	suite_add_tcase(s, tc);
 	return s;
 }

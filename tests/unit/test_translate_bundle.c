@@ -16,6 +16,53 @@
 #include "../guest/replay-sample.h"
 #include "trace.h"
 
+/* ld_imm64 r1, BTF_ID 51234; call kfunc 777; exit */
+static const uint8_t symbol_insns[32] = {
+	0x18, 0x31, 0, 0, 0x22, 0xc8, 0, 0,	/* src_reg 3 (BPF_PSEUDO_BTF_ID), dst r1 */
+	0, 0, 0, 0, 0, 0, 0, 0,
+	0x85, 0x20, 0, 0, 0x09, 0x03, 0, 0,	/* call, src_reg 2 (BPF_PSEUDO_KFUNC_CALL) */
+	0x95, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * 1.1's elements: the recording kernel, a PROG_LOAD with BTF ids in the attr
+ * and in instruction imms, a LINK_CREATE with kernel addresses in a buffer,
+ * a BUILD_BOUND call.
+ */
+static void add_symbol_calls(struct bpfrr_ir *ir)
+{
+	uint8_t attr[128] = { 0 }, sha[32], addrs[16] = { 0 };
+	int c, p;
+
+	memset(sha, 0xab, sizeof(sha));
+	ck_assert_int_eq(bpfrr_ir_set_kernel(ir, "6.12.0-rec", "x86_64", 5000000, sha), 0);
+	p = bpfrr_ir_add_slot(ir, BPFRR_OBJ_PROG, "prog.fentry");
+	c = bpfrr_ir_add_call(ir, 30, BPFRR_IR_BPF, BPF_PROG_LOAD, attr, sizeof(attr));
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.insns", symbol_insns,
+					  sizeof(symbol_insns), BPFRR_DIR_IN, BPFRR_CONTENT_INSNS), 0);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_BTF_ID, BPFRR_IR_IN_ATTR, 88,
+						     "vfs_read", NULL, 12, 0), 0);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_BTF_ID, 0, 4, "bpf_prog_active",
+						     "", 14, 0), 1);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_BTF_ID, 0, 20,
+						     "bpf_task_acquire", "", 12, 0), 2);
+	ck_assert_int_eq(bpfrr_ir_set_result(ir, c, p), 0);
+	c = bpfrr_ir_add_call(ir, 31, BPFRR_IR_BPF, BPF_LINK_CREATE, attr, 64);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 0, p, BPFRR_IR_REF_FIELD), 0);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 24, "attr.link_create.kprobe_multi.addrs",
+					  addrs, sizeof(addrs), BPFRR_DIR_IN, BPFRR_CONTENT_U64_ARRAY), 0);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_KSYM_ADDR, 0, 0, "vfs_read",
+						     NULL, 0, 0), 0);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_KSYM_ADDR, 0, 8, "nf_hook_slow",
+						     "nf_tables", 0, -16), 1);
+	ck_assert_int_eq(bpfrr_ir_add_symbol_resolve(ir, c, BPFRR_IR_RESOLVE_KSYM_ADDR, BPFRR_IR_IN_ATTR, 32,
+						     "tcp_v4_connect", NULL, 0, 0x10), 2);
+	ck_assert_int_eq(bpfrr_ir_set_build_bound(ir, c, "target_btf_id 4242: no SYMBOL record"), 0);
+	ck_assert_int_eq(bpfrr_ir_set_build_bound(ir, c, "second reason"), 0);
+	ck_assert_str_eq(ir->calls[c].bound_why, "target_btf_id 4242: no SYMBOL record");
+	ck_assert_uint_eq(ir->calls[c].flags, BPFRR_IR_CALL_BUILD_BOUND);
+}
+
 /* The sample plus every element the sample lacks: a path slot, a perf event
  * with an fd argument and resolutions, an ioctl, nested buffers, OUT buffers,
  * flags and identities of every kind. */
@@ -63,6 +110,7 @@ static struct bpfrr_ir *rich_ir(void)
 	ir->slots[SAMPLE_SLOT_PROG].ident.have |= BPFRR_ID_TAG;
 	c = bpfrr_ir_add_call(ir, 22, BPFRR_IR_IOCTL, 0x2400, NULL, 0);
 	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 0, pe, BPFRR_IR_REF_ARG), 0);
+	add_symbol_calls(ir);
 	return ir;
 }
 
@@ -74,6 +122,11 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 	ck_assert_uint_eq(a->nr_recorded, b->nr_recorded);
 	ck_assert_pstr_eq(a->kernel_release, b->kernel_release);
 	ck_assert_pstr_eq(a->source, b->source);
+	ck_assert_uint_eq(a->kernel.known, b->kernel.known);
+	ck_assert_uint_eq(a->kernel.btf_size, b->kernel.btf_size);
+	ck_assert_mem_eq(a->kernel.btf_sha256, b->kernel.btf_sha256, 32);
+	ck_assert_pstr_eq(a->kernel.release, b->kernel.release);
+	ck_assert_pstr_eq(a->kernel.machine, b->kernel.machine);
 	ck_assert_uint_eq(a->nr_slots, b->nr_slots);
 	ck_assert_uint_eq(a->nr_calls, b->nr_calls);
 	ck_assert_uint_eq(a->nr_drops, b->nr_drops);
@@ -105,6 +158,7 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 		ck_assert_uint_eq(x->nr_bufs, y->nr_bufs);
 		ck_assert_uint_eq(x->nr_fdrels, y->nr_fdrels);
 		ck_assert_uint_eq(x->nr_resolves, y->nr_resolves);
+		ck_assert_pstr_eq(x->bound_why, y->bound_why);
 		for (j = 0; j < x->nr_bufs; j++) {
 			ck_assert_str_eq(x->bufs[j].path, y->bufs[j].path);
 			ck_assert_int_eq(x->bufs[j].parent, y->bufs[j].parent);
@@ -124,6 +178,10 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 			ck_assert_uint_eq(x->resolves[j].offset, y->resolves[j].offset);
 			ck_assert_uint_eq(x->resolves[j].size, y->resolves[j].size);
 			ck_assert_str_eq(x->resolves[j].name, y->resolves[j].name);
+			ck_assert_int_eq(x->resolves[j].buf, y->resolves[j].buf);
+			ck_assert_pstr_eq(x->resolves[j].module, y->resolves[j].module);
+			ck_assert_uint_eq(x->resolves[j].btf_kind, y->resolves[j].btf_kind);
+			ck_assert_int_eq(x->resolves[j].addend, y->resolves[j].addend);
 		}
 	}
 	for (i = 0; i < a->nr_drops; i++) {
@@ -334,6 +392,83 @@ START_TEST(invalid_ir_in_valid_frames)
 }
 END_TEST
 
+/* A 1.0 bundle (no KERNEL, no CALL_EXT, minor 0) still reads. */
+START_TEST(reads_1_0)
+{
+	struct bpfrr_ir *ir = sample_ir(0), *back;
+	uint8_t *data;
+	size_t len;
+	char err[256];
+
+	encode(ir, &data, &len);
+	ck_assert_uint_eq(get_le32(data + 8), 0x10001);	/* major 1, minor 1 */
+	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_KERNEL, 0), 0);
+	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0), 0);
+	data[10] = 0;
+	fix_crc(data, 16);
+	back = bpfrr_bundle_decode(data, len, "old", err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	ck_assert_uint_eq(back->kernel.known, 0);
+	bpfrr_ir_free(back);
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/* Resolutions out of their attr or buffer, or not at a BTF id's imm, are refused. */
+START_TEST(symbol_resolve_checked)
+{
+	struct bpfrr_ir *ir = rich_ir();
+	struct bpfrr_ir_call *load = &ir->calls[ir->nr_calls - 2], *link = &ir->calls[ir->nr_calls - 1];
+	uint8_t *data, *insns = load->bufs[0].data;
+	size_t len, off;
+	char err[256];
+
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	load->resolves[1].offset = 12;		/* the imm of ld_imm64's second half */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "resolution 1: instruction 1 is neither an ld_imm64 of a BTF id "
+					  "nor a kfunc call"));
+	load->resolves[1].offset = 2;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "resolution 1: a BTF id not at an instruction's imm"));
+	load->resolves[1].offset = 4;
+	insns[1] = 0x11;			/* a map fd ld_imm64 */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	insns[1] = 0x31;
+	load->resolves[0].offset = 126;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "resolution 0: offset 126 outside the attr"));
+	load->resolves[0].offset = 88;
+	link->resolves[1].offset = 12;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "outside attr.link_create.kprobe_multi.addrs"));
+	link->resolves[1].offset = 8;
+	link->resolves[2].offset = 24;		/* where the addrs pointer goes */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "overlaps pointer attr.link_create.kprobe_multi.addrs"));
+	link->resolves[2].offset = 32;
+	free(link->bound_why);
+	link->bound_why = NULL;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "build-bound without a reason"));
+	link->bound_why = strdup("x");
+
+	/* a CALL_EXT whose resolution count is not its call's */
+	encode(ir, &data, &len);
+	off = find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0);
+	ck_assert_uint_gt(off, 0);
+	ck_assert_uint_eq(get_le32(data + off + 12 + 4), 3);
+	put_le32(data + off + 12 + 4, 2);
+	fix_crc(data, off);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "edited", err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "CALL_EXT with 2 resolutions for a call of 3"));
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 /* A record type of a newer minor version, before END, is skipped. */
 START_TEST(unknown_record_skipped)
 {
@@ -374,6 +509,8 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, corrupt_every_byte);
 	tcase_add_test(tc, invalid_ir_in_valid_frames);
 	tcase_add_test(tc, unknown_record_skipped);
+	tcase_add_test(tc, reads_1_0);
+	tcase_add_test(tc, symbol_resolve_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }
