@@ -389,6 +389,12 @@ static void dump_note(struct dump *d, const struct bpfrr_rec_note *n)
 		d->out.p->note(&d->out, n);
 }
 
+static void dump_elf(struct dump *d, const struct bpfrr_rec_elf *e)
+{
+	if (d->out.p->elf && (!e->tid || filter_tid(d, e->tid)))
+		d->out.p->elf(&d->out, e, bpfrr_trace_blob(d->r, e->blob));
+}
+
 /* -v: records that are not calls */
 static void dump_other_record(struct dump *d, const struct bpfrr_trace_record *rec)
 {
@@ -408,6 +414,7 @@ static void dump_other_record(struct dump *d, const struct bpfrr_trace_record *r
 	case BPFRR_REC_BPF_CALL:
 	case BPFRR_REC_SYSCALL:
 	case BPFRR_REC_NOTE:
+	case BPFRR_REC_ELF:
 		return;
 	default:
 		break;	/* blobs, and records this version does not know */
@@ -519,6 +526,9 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 			break;
 		case BPFRR_REC_NOTE:
 			dump_note(&d, &rec.note);
+			break;
+		case BPFRR_REC_ELF:
+			dump_elf(&d, &rec.elf);
 			break;
 		case BPFRR_REC_END:
 			d.have_end = true;

@@ -508,10 +508,35 @@ static void json_bytes(struct dump_out *o, const void *data, size_t len, const c
 	json_hex(&o->j, "hex", data, len);
 }
 
+/* a captured BPF ELF object: a line of its own, "record": "elf" */
+static void json_elf(struct dump_out *o, const struct bpfrr_rec_elf *e, const struct bpfrr_rec_blob *b)
+{
+	struct json_out *j = &o->j;
+
+	json_obj_begin(j, NULL);
+	json_str(j, "record", "elf");
+	json_u64(j, "seq", e->seq);
+	json_u64(j, "tid", e->tid);
+	json_str(j, "path", e->path);
+	json_bool(j, "embedded", e->flags & BPFRR_ELF_F_EMBEDDED);
+	json_u64(j, "offset", e->offset);
+	json_u64(j, "blob", e->blob);
+	if (b) {
+		json_u64(j, "size", b->len);
+		json_hex(j, "sha256", b->sha256, sizeof(b->sha256));
+	} else {
+		json_null(j, "size");
+		json_null(j, "sha256");
+	}
+	json_obj_end(j);
+	json_newline(j);
+}
+
 const struct dump_printer dump_jsonl_printer = {
 	.begin = json_begin,
 	.bpf_call = json_bpf_call,
 	.syscall = json_syscall,
+	.elf = json_elf,
 	.string = json_string,
 	.log = json_log,
 	.insns = json_insns,

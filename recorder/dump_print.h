@@ -110,6 +110,8 @@ struct dump_printer {
 	void (*task)(struct dump_out *o, const struct bpfrr_rec_task *t);
 	void (*note)(struct dump_out *o, const struct bpfrr_rec_note *n);
 	void (*end)(struct dump_out *o, const struct bpfrr_rec_end *e);
+	/* a captured BPF ELF object (blob NULL if the trace lacks it) */
+	void (*elf)(struct dump_out *o, const struct bpfrr_rec_elf *e, const struct bpfrr_rec_blob *blob);
 	/* -v: the records that are not calls (blobs, fd events, identities, unknown) */
 	void (*record)(struct dump_out *o, const struct bpfrr_trace_record *rec);
 	void (*summary)(struct dump_out *o, const char *trace_name, const struct dump_summary *s);

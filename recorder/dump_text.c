@@ -525,6 +525,25 @@ static void text_end(struct dump_out *o, const struct bpfrr_rec_end *e)
 	fputc('\n', o->f);
 }
 
+/* elf: /opt/x/fx_core (embedded at 0x3040): 4616 bytes, sha256 1a2b3c4d5e6f7a8b (task 12) */
+static void text_elf(struct dump_out *o, const struct bpfrr_rec_elf *e, const struct bpfrr_rec_blob *b)
+{
+	FILE *f = o->f;
+
+	fputs("elf: ", f);
+	dump_text_word(f, e->path);
+	if (e->flags & BPFRR_ELF_F_EMBEDDED)
+		fprintf(f, " (embedded at 0x%" PRIx64 ")", e->offset);
+	if (b) {
+		fprintf(f, ": %" PRIu64 " bytes, sha256 ", b->len);
+		dump_text_hex(f, b->sha256, 8);
+	}
+	fprintf(f, " (task %u", e->tid);
+	if (e->seq)
+		fprintf(f, ", #%" PRIu64, e->seq);
+	fputs(")\n", f);
+}
+
 /* -v: records that are not calls */
 static void text_record(struct dump_out *o, const struct bpfrr_trace_record *rec)
 {
@@ -695,6 +714,7 @@ const struct dump_printer dump_text_printer = {
 	.task = text_task,
 	.note = text_note,
 	.end = text_end,
+	.elf = text_elf,
 	.record = text_record,
 	.string = text_string,
 	.log = text_log,

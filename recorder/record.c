@@ -310,6 +310,7 @@ int bpfrr_record_main(int argc, char **argv)
 
 	err = rec_loop_run(&s);
 	forward_pid = 0;
+	rec_elf_free(&s);
 	if (err || s.write_err) {
 		bpfrr_trace_abandon(s.w);
 		return REC_EXIT_SELF;

@@ -14,6 +14,7 @@
  *   record_bpf.c       bpf() calls: attr, buffers at entry and exit
  *   record_sys.c       the other stopped calls, by their rows' semantics
  *   record_identity.c  the recorder's own BPF_OBJ_GET_INFO_BY_FD queries
+ *   record_elf.c       the BPF ELF objects the loader opens or embeds (CO-RE records)
  */
 #ifndef BPFRR_RECORD_H
 #define BPFRR_RECORD_H
@@ -204,6 +205,7 @@ struct rec_session {
 	unsigned int nr_tasks;
 	struct rec_task *tasks[256];	/* hash on tid */
 	uint64_t stops, bpf_calls, other_calls;
+	struct rec_elf_state *elf;	/* files looked at for BPF ELF objects (record_elf.c) */
 };
 
 /* Run the loop until every tracee is gone. 0 or -1 on a recorder failure. */
@@ -261,5 +263,16 @@ void rec_fd_exec(struct rec_session *s, struct rec_task *t);
  * is recorded as such).
  */
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
+
+/* --- BPF ELF objects (record_elf.c) ------------------------------------------ */
+
+/* An open of path (absolute, as the tracee sees it): a BPF ELF object is captured (ELF record). */
+void rec_elf_open(struct rec_session *s, struct rec_task *t, const char *path);
+/* The task exec'd: the BPF ELF objects its executable embeds are captured (skeletons). */
+void rec_elf_exe(struct rec_session *s, struct rec_task *t);
+void rec_elf_free(struct rec_session *s);
+/* Bytes of the EM_BPF relocatable ELF64 object at data (headers, section headers, every
+ * section in the file), or 0 if data does not start one that fits in len. */
+size_t rec_elf_extent(const void *data, size_t len);
 
 #endif /* BPFRR_RECORD_H */

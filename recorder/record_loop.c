@@ -629,6 +629,7 @@ static void on_exec(struct rec_session *s, struct rec_task *t)
 	}
 	/* the task record first: it makes the table private, then the closes apply to it */
 	emit_task(s, BPFRR_TASK_EXEC, t, former, 0, 0);
+	rec_elf_exe(s, t);	/* skeletons: the BPF objects the new image embeds */
 	rec_fd_exec(s, t);
 	resume(t, 0);
 }

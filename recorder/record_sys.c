@@ -498,6 +498,7 @@ static bool enter_open(struct rec_session *s, struct rec_task *t, struct rec_cal
 	if (!path)
 		return false;	/* the kernel will fail it with EFAULT / ENAMETOOLONG */
 	abs = resolve_path(t->tid, dirfd, path);
+	rec_elf_open(s, t, abs);	/* a BPF object: its CO-RE records, whether the open is recorded or not */
 	relevant = s->opt->opens == REC_OPENS_ALL || (abs && path_is_relevant(abs));
 	if (!relevant) {
 		free(path);

@@ -59,6 +59,8 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 		} else if (c->changes_slot >= 0) {
 			fprintf(out, ", changes slot %d", c->changes_slot);
 		}
+		if (c->core)
+			fprintf(out, "; %s", c->core);
 		fputc('\n', out);
 		break;
 	case BPFRR_EXPLAIN_PATH:
@@ -184,6 +186,8 @@ static void js_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir *ir
 			json_i64(j, "changes_slot", c->changes_slot);
 		else
 			json_null(j, "changes_slot");
+		if (c->core)
+			json_str(j, "core", c->core);
 	}
 	json_obj_end(j);
 }

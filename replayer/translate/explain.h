@@ -47,6 +47,7 @@ struct bpfrr_explain_call {
 	const struct bpfrr_ir_call *ic;	/* that call (NULL if none): fd slots, look-ups, result slot */
 	const char *result_why;	/* it makes a slot that is not alive at the replay point: why kept */
 	int changes_slot;	/* it makes none and changes this slot, else -1 */
+	const char *core;	/* a program load: what became of its CO-RE (pass_core.c), or NULL */
 	/* path: */
 	int path_slot;		/* the slot opened by path, -1 if none */
 };

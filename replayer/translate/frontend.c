@@ -12,6 +12,7 @@
 #include "grow.h"
 #include "frontend.h"
 #include "frontend_int.h"
+#include "pass_core.h"
 
 
 static void *memdup(const void *p, size_t len)
@@ -136,6 +137,11 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 		case BPFRR_REC_OBJECT:
 			ret = bpfrr_rt_add_identity(t->rt, &rec.object);
 			break;
+		case BPFRR_REC_ELF:
+			if ((ret = bpfrr_grow((void **)&t->elfs, &t->cap_elfs, t->nr_elfs + 1, sizeof(*t->elfs))))
+				break;
+			t->elfs[t->nr_elfs++] = (struct fe_elf){ .rec = rec.elf };
+			break;
 		case BPFRR_REC_KERNEL:
 			ret = bpfrr_rt_add_kernel(t->rt, &rec.kernel);
 			break;
@@ -192,8 +198,10 @@ void fe_free(struct fe_trace *t)
 			free(c->bufs[j].path);
 		free(c->bufs);
 		free(c->ptrs);
+		free(c->core_note);
 	}
 	free(t->calls);
+	fe_core_free(t);
 	free(t->tasks);
 	free(t->fdevs);
 	free(t->events);
@@ -469,6 +477,7 @@ void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, const struc
 				break;
 			}
 			ec.ic = &ir->calls[c->ir_call];
+			ec.core = c->core_note;
 			if (ec.ic->result_slot >= 0)
 				ec.result_why = ir->slots[ec.ic->result_slot].flags & BPFRR_IR_SLOT_KEEP ?
 						"alive at the replay point" :

@@ -145,6 +145,7 @@ struct fe_call {
 	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
 	/* pass 3 */
 	int32_t ir_call;
+	char *core_note;		/* PROG_LOAD: what pass_core did with its CO-RE, or NULL */
 };
 
 /* A recorded event in file order. */
@@ -159,6 +160,14 @@ struct fe_value_file {
 	uint64_t value;
 	char *name;			/* "syscalls/sys_enter_openat", "kprobe" */
 	uint64_t seq;			/* the open that read it */
+};
+
+/* A BPF ELF object the recorder captured (an ELF record, 1.1). */
+struct fe_core_obj;
+struct fe_elf {
+	struct bpfrr_rec_elf rec;	/* path points into the reader */
+	struct fe_core_obj *obj;	/* parsed when pass 3 first needs it (pass_core.c) */
+	bool tried;			/* parsing was tried (obj NULL: it failed) */
 };
 
 struct fe_trace {
@@ -178,6 +187,8 @@ struct fe_trace {
 	uint32_t nr_events, cap_events;
 	struct bpfrr_rt *rt;		/* identities (by seq), then pass 1's fd model and creator facts */
 	struct bpfrr_u64map by_seq;	/* seq -> index into calls */
+	struct fe_elf *elfs;		/* captured BPF ELF objects, in file order */
+	uint32_t nr_elfs, cap_elfs;
 
 	/* pass 1 */
 	struct bpfrr_fdmodel *fdm;	/* the resolved trace's (bpfrr_rt_fdm) */

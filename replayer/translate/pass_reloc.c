@@ -34,6 +34,7 @@
 
 #include "grow.h"
 #include "frontend_int.h"
+#include "pass_core.h"
 
 #define PERF_TYPE_TRACEPOINT	2
 #define PERF_TYPE_MAX		6	/* types below are fixed; others are dynamic PMUs */
@@ -769,6 +770,8 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		}
 		if (!ret)
 			ret = emit(ir, t, &p);
+		if (!ret && c->is_bpf && c->cmd == BPFRR_CMD_PROG_LOAD)
+			ret = fe_pass_core(t, c, ir, (uint32_t)c->ir_call);	/* CO-RE for the target kernel */
 		prep_free(&p);
 		if (ret)
 			goto nomem;
