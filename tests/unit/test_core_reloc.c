@@ -13,7 +13,8 @@
  *    and its poisoning, the validation of the original value, ambiguous
  *    candidates, an unsupported kind;
  *  - fx_core.bpf.o's real .BTF.ext records and instructions against a
- *    synthetic task_struct laid out unlike the program's (FX_CORE_OBJ).
+ *    synthetic task_struct laid out unlike the program's (FX_CORE_OBJ:
+ *    tests/data/objects/fx_core.bpf.o).
  * Host only, no bpf().
  */
 #include <check.h>
