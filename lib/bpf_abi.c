@@ -126,6 +126,38 @@ const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name)
 	return NULL;
 }
 
+bool bpfrr_abi_kernel_btf_id(int cmd, const struct bpfrr_field *f, const void *attr, size_t attr_size,
+			     const struct bpfrr_abi_env *env, int *module_fd)
+{
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+	const struct bpfrr_field *of, *flag;
+	uint32_t variant;
+
+	*module_fd = -1;
+	if (!d || !(f->flags & BPFRR_FIELDF_KERNEL_BTF) || !bpfrr_abi_field_get(f, attr, attr_size))
+		return false;
+	variant = bpfrr_abi_cmd_variant_env(cmd, attr, attr_size, env);
+	if (!bpfrr_abi_field_applies(f, variant))
+		return false;
+	if (!f->btf_obj_field)
+		return true;
+	of = desc_field(d->attr, f->btf_obj_field, variant);
+	if (!of) {
+		/* its bytes name another object this call (attach_prog_fd): the id is in its BTF */
+		of = bpfrr_abi_cmd_field(cmd, f->btf_obj_field);
+		return !of || !bpfrr_abi_field_get(of, attr, attr_size);
+	}
+	if (of->flags & BPFRR_FIELDF_NEEDS_FLAG) {
+		flag = desc_field(d->attr, of->flag_field, variant);
+		if (!flag || !(bpfrr_abi_field_get(flag, attr, attr_size) & of->flag_mask))
+			return true;
+	}
+	if ((of->flags & BPFRR_FIELDF_FD_OPTIONAL) && !bpfrr_abi_field_get(of, attr, attr_size))
+		return true;
+	*module_fd = (int)bpfrr_abi_field_get(of, attr, attr_size);
+	return true;
+}
+
 bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m)
 {
 	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);

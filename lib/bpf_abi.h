@@ -249,6 +249,8 @@ struct bpfrr_field {
 	/* BPFRR_FIELDF_NEEDS_FLAG: the field is an fd only when (flag_field & flag_mask) */
 	const char *flag_field;
 	uint64_t flag_mask;
+	/* BPFRR_FIELDF_KERNEL_BTF: the fd field naming the module BTF the id is in (NULL: vmlinux only) */
+	const char *btf_obj_field;
 };
 
 /* Field flags. */
@@ -259,6 +261,8 @@ struct bpfrr_field {
 #define BPFRR_FIELDF_FD_OPTIONAL	0x0020	/* fd 0 means "none" (inner_map_fd, btf_fd, ...) */
 #define BPFRR_FIELDF_FOREIGN_FD		0x0040	/* fd in another task's table (task_fd_query.fd): not walked */
 #define BPFRR_FIELDF_OUT_LEN_PLUS_NUL	0x0080	/* out_len_field excludes the NUL the kernel also wrote */
+#define BPFRR_FIELDF_KERNEL_BTF		0x0100	/* a BTF id of the kernel's BTF (vmlinux or btf_obj_field's
+						 * module), not of the loader's: it differs between builds */
 
 struct bpfrr_struct_desc {
 	const char *name;		/* "bpf_prog_info", "attr(BPF_PROG_LOAD)" */
@@ -359,6 +363,16 @@ const struct bpfrr_field *bpfrr_abi_cmd_field(int cmd, const char *name);
 bool bpfrr_abi_field_applies(const struct bpfrr_field *f, uint32_t variant);
 /* read field f (1..8 bytes, little/native endian) from attr; 0 if beyond attr_size */
 uint64_t bpfrr_abi_field_get(const struct bpfrr_field *f, const void *base, size_t size);
+/*
+ * Does the BTF id in attr field f of this call name a type of the running
+ * kernel's BTF?  true if f is a KERNEL_BTF field whose id is not 0 and no
+ * other object's BTF holds it (freplace's attach_prog_fd: the target
+ * program's); *module_fd is then the fd of the module BTF it is in, or -1
+ * for vmlinux.  env (may be NULL) tells the kinds behind fds, as for
+ * bpfrr_abi_cmd_variant_env().
+ */
+bool bpfrr_abi_kernel_btf_id(int cmd, const struct bpfrr_field *f, const void *attr, size_t attr_size,
+			     const struct bpfrr_abi_env *env, int *module_fd);
 
 /* What the attr of a call of cmd says of the object it makes (struct bpfrr_cmd_makes). */
 #define BPFRR_ABI_OBJ_NAME_LEN 16	/* BPF_OBJ_NAME_LEN */

@@ -385,7 +385,8 @@ static const struct bpfrr_field map_create_fields[] = {
 	FDOPT("btf_fd", 48, BPFRR_OBJ_BTF),
 	U32("btf_key_type_id", 52, IN, .content = BPFRR_CONTENT_BTF_ID),
 	U32("btf_value_type_id", 56, IN, .content = BPFRR_CONTENT_BTF_ID),
-	U32("btf_vmlinux_value_type_id", 60, IN, .content = BPFRR_CONTENT_BTF_ID),
+	U32("btf_vmlinux_value_type_id", 60, IN, .content = BPFRR_CONTENT_BTF_ID,
+	    .flags = BPFRR_FIELDF_KERNEL_BTF, .btf_obj_field = "value_type_btf_obj_fd"),
 	U64("map_extra", 64, IN),
 	FD("value_type_btf_obj_fd", 72, BPFRR_OBJ_BTF, .flags = BPFRR_FIELDF_NEEDS_FLAG,
 	   .flag_field = "map_flags", .flag_mask = ABI_F_VTYPE_BTF_OBJ_FD),
@@ -498,7 +499,8 @@ static const struct bpfrr_field prog_load_fields[] = {
 	U32("line_info_rec_size", 92, IN),
 	PTR("line_info", 96, LINE_INFO, IN, LEN_REC("line_info_cnt", "line_info_rec_size")),
 	U32("line_info_cnt", 104, IN),
-	U32("attach_btf_id", 108, IN, .content = BPFRR_CONTENT_BTF_ID),
+	U32("attach_btf_id", 108, IN, .content = BPFRR_CONTENT_BTF_ID,
+	    .flags = BPFRR_FIELDF_KERNEL_BTF, .btf_obj_field = "attach_btf_obj_fd"),
 	FDOPT("attach_prog_fd", 112, BPFRR_OBJ_PROG, .variants = V_ATTACH_PROG),
 	FDOPT("attach_btf_obj_fd", 112, BPFRR_OBJ_BTF, .variants = V_ATTACH_BTF),
 	U32("core_relo_cnt", 116, IN),
@@ -699,6 +701,7 @@ static const struct bpfrr_field link_create_fields[] = {
 	FLAGS32("link_create.flags", 12, IN, bpfrr_xlat_attach_flags, .variants = V_LC_ATTACH_FLAGS),
 	FLAGS32("link_create.flags", 12, IN, bpfrr_xlat_xdp_flags, .variants = V_LC_XDP),
 	/* union */
+	/* never the kernel's: 6.12 takes it only with target_fd, in that program's BTF */
 	U32("link_create.target_btf_id", 16, IN, .content = BPFRR_CONTENT_BTF_ID,
 	    .variants = V_LC_TRACING),
 	PTR("link_create.iter_info", 16, ITER_INFO, IN, LEN_FIELD("link_create.iter_info_len", 1),

@@ -145,6 +145,17 @@ bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *view)
 	return true;
 }
 
+const struct bpfrr_rec_kernel *dump_kernel(const struct dump_out *o)
+{
+	return bpfrr_rt_kernel(o->walk->rt);
+}
+
+const struct bpfrr_rec_symbol *dump_symbol(const struct dump_out *o, uint32_t kind, uint64_t value,
+					   const char *module)
+{
+	return bpfrr_rt_symbol(o->walk->rt, kind, value, module);
+}
+
 int dump_read_entry(const struct dump_out *o, uint64_t addr, void *buf, size_t len)
 {
 	return read_phase(o->walk, BPFRR_PHASE_ENTRY, addr, buf, len);

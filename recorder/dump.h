@@ -49,8 +49,12 @@ struct dump_perf_attr_bit {
 #define DUMP_PERF_ATTR_NR_BITS 37
 extern const struct dump_perf_attr_bit dump_perf_attr_bits[DUMP_PERF_ATTR_NR_BITS];
 
-/* The fields of the perf_event_attr in data[0..len): as text lines with indent, */
-void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent);
+struct dump_perf_symbols;
+
+/* The fields of the perf_event_attr in data[0..len): as text lines with indent (with the
+ * names of ps beside type, config and config2; ps may be NULL), */
+void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent,
+			 const struct dump_perf_symbols *ps);
 /* or as the JSON object "fields". */
 void dump_perf_attr_json(struct json_out *j, const void *data, size_t len);
 

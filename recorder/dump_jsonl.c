@@ -298,6 +298,64 @@ static int json_fd_ref(void *arg, const struct bpfrr_abi_fd_ref *ref)
 	return 0;
 }
 
+/* --- what the kernel's numbers named ------------------------------------------------------ */
+
+void dump_kernel_json(struct json_out *j, const char *key, const struct bpfrr_rec_kernel *k)
+{
+	json_obj_begin(j, key);
+	json_str(j, "release", k->release);
+	json_str(j, "version", k->version);
+	json_str(j, "machine", k->machine);
+	if (k->flags & BPFRR_KERNEL_F_NO_BTF) {
+		json_null(j, "btf_size");
+		json_null(j, "btf_sha256");
+	} else {
+		json_u64(j, "btf_size", k->btf_size);
+		json_hex(j, "btf_sha256", k->btf_sha256, sizeof(k->btf_sha256));
+	}
+	json_str(j, "build_id", k->build_id[0] ? k->build_id : NULL);
+	json_obj_end(j);
+}
+
+struct json_symbols {
+	struct dump_out *o;
+	bool any;
+};
+
+static void json_symbol(void *arg, const char *path, const struct bpfrr_rec_symbol *s)
+{
+	struct json_symbols *js = arg;
+	struct json_out *j = &js->o->j;
+
+	if (!js->any)
+		json_arr_begin(j, "symbols");
+	js->any = true;
+	json_obj_begin(j, NULL);
+	json_str(j, "path", path);
+	json_str(j, "kind", dump_symbol_kind_name(s->kind));
+	json_u64(j, "value", s->value);
+	json_str(j, "name", (s->flags & BPFRR_SYM_F_UNNAMED) || !s->name[0] ? NULL : s->name);
+	if (s->kind == BPFRR_SYM_BTF_ID) {
+		json_str(j, "btf_kind", dump_btf_kind_name_of(s->btf_kind));
+		json_u64(j, "btf_obj_id", s->btf_obj_id);
+	}
+	if (s->kind == BPFRR_SYM_BTF_ID || s->kind == BPFRR_SYM_KSYM_ADDR)
+		json_str(j, "module", s->module);
+	if (s->kind == BPFRR_SYM_KSYM_ADDR)
+		json_u64(j, "offset", s->offset);
+	json_obj_end(j);
+}
+
+/* "symbols": what the call's kernel-build-specific numbers named; absent if none is recorded */
+static void json_symbols(struct dump_out *o, const struct dump_call *dc)
+{
+	struct json_symbols js = { .o = o };
+
+	dump_call_symbols(o, dc, json_symbol, &js);
+	if (js.any)
+		json_arr_end(&o->j);
+}
+
 /* --- records ------------------------------------------------------------------------------ */
 
 static void json_begin(struct dump_out *o)
@@ -328,6 +386,7 @@ static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 	bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &dc->env, json_fd_ref, o);
 	json_arr_end(j);
 	json_regions(o, dc);
+	json_symbols(o, dc);
 	if (dc->made_kind != BPFRR_OBJ_NONE)
 		json_identity(j, dc->ident, dc->made_kind, c->ret);
 	else
@@ -364,6 +423,7 @@ static void json_syscall(struct dump_out *o, const struct dump_call *dc)
 	json_arr_end(j);
 	dump_sys_args_json(j, s->name, o->hdr ? o->hdr->arch : 0, s->args);
 	json_regions(o, dc);
+	json_symbols(o, dc);
 	json_arr_begin(j, "flags");
 	if (s->flags & BPFRR_CALL_NO_EXIT)
 		json_str(j, NULL, "no_exit");

@@ -125,6 +125,8 @@ struct dump_printer {
 		      const char *indent);
 	void (*btf)(struct dump_out *o, const struct btf *btf, const char *indent);	/* NULL: not BTF */
 	void (*numbers)(struct dump_out *o, const void *data, size_t len, int width, const char *indent);
+	/* kernel addresses the trace has names for (kprobe_multi.addrs); NULL: as numbers */
+	void (*kernel_addrs)(struct dump_out *o, const void *data, size_t len, const char *indent);
 	/* n fds, 4 bytes each, as the call passed them */
 	void (*fd_array)(struct dump_out *o, const void *fds, size_t n, const char *indent);
 	void (*info)(struct dump_out *o, const struct bpfrr_struct_desc *desc, const void *data, size_t len,
@@ -142,6 +144,11 @@ extern const struct dump_printer dump_summary_json_printer;
 
 /* The object fd referred to in the task of the call being printed; false: unknown fd. */
 bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *obj);
+/* The recording kernel's build identity, NULL for a 1.0 trace. */
+const struct bpfrr_rec_kernel *dump_kernel(const struct dump_out *o);
+/* What a number of the recording kernel named (bpfrr_rt_symbol()), or NULL. */
+const struct bpfrr_rec_symbol *dump_symbol(const struct dump_out *o, uint32_t kind, uint64_t value,
+					   const char *module);
 /* Tracee memory at the entry of the call being printed, as far as its regions captured it. */
 int dump_read_entry(const struct dump_out *o, uint64_t addr, void *buf, size_t len);
 /* The notes the recorder made about call seq: *pos starts at 0; NULL after the last. */
@@ -152,6 +159,32 @@ const char *dump_next_note(const struct dump_out *o, uint64_t seq, size_t *pos);
 /* What a region's bytes hold, decoded and handed to the printer's content hooks. */
 void dump_render_content(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
 			 const struct bpfrr_rec_blob *b, const char *indent);
+
+/* --- what the kernel's numbers named (dump_render.c, issue 11) --------------------------- */
+
+/*
+ * A symbol as text: "func vfs_read", "syscalls/sys_enter_openat",
+ * "PMU kprobe", "do_sys_openat2+0x10", with " [MODULE]" for a module's;
+ * "unnamed" if the recorder found no name.
+ */
+void dump_symbol_text(const struct bpfrr_rec_symbol *s, char *buf, size_t size);
+/* enum bpfrr_sym_kind as "btf_id", "tp_id", "pmu_type", "ksym_addr"; "unknown" */
+const char *dump_symbol_kind_name(uint32_t kind);
+/* BTF_KIND_* as "func", "struct", ...; "unknown" beyond the known kinds */
+const char *dump_btf_kind_name_of(uint32_t kind);
+/* The symbol of a KERNEL_BTF attr field of bpf() call c (lib/bpf_abi.h), or NULL. */
+const struct bpfrr_rec_symbol *dump_attr_symbol(const struct dump_out *o, const struct dump_call *c,
+						const struct bpfrr_field *f);
+/* What kernel_addrs of a perf_event_attr named: type (a dynamic PMU), config (a tracepoint id),
+ * config2 (the kprobe PMU's address); NULL members where nothing is recorded. */
+struct dump_perf_symbols {
+	const struct bpfrr_rec_symbol *type, *config, *config2;
+};
+void dump_perf_attr_symbols(const struct dump_out *o, const void *data, size_t len,
+			    struct dump_perf_symbols *ps);
+/* Every number of call c the trace names, in attr, insns, address arrays and perf attrs, with its path. */
+void dump_call_symbols(struct dump_out *o, const struct dump_call *c,
+		       void (*fn)(void *arg, const char *path, const struct bpfrr_rec_symbol *s), void *arg);
 
 /* The BTF types (without void) and how many have names. */
 void dump_btf_counts(const struct btf *btf, uint32_t *types, uint32_t *named);
@@ -196,6 +229,10 @@ void dump_text_quoted(FILE *f, const void *data, size_t len);
 /* An argv word: bare if harmless, else quoted. */
 void dump_text_word(FILE *f, const char *s);
 void dump_text_hex(FILE *f, const void *data, size_t len);
+/* "PREFIXkernel build: RELEASE VERSION MACHINE, vmlinux BTF N bytes sha256 HEX, build id HEX" (k may be NULL) */
+void dump_text_kernel(FILE *f, const struct bpfrr_rec_kernel *k, const char *prefix);
+/* The build identity as the JSON object key (dump_jsonl.c) */
+void dump_kernel_json(struct json_out *j, const char *key, const struct bpfrr_rec_kernel *k);
 /* "exited with 0", "killed by SIGKILL" */
 void dump_text_wait_status(FILE *f, int32_t status);
 

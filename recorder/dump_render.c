@@ -8,7 +8,9 @@
  * The printer's content hooks lay them out.  Also the names all printers use.
  */
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,8 +136,11 @@ static const char *btf_kind_names[] = {
 
 const char *dump_btf_kind_name(const struct btf_type *t)
 {
-	unsigned int kind = btf_kind(t);
+	return dump_btf_kind_name_of(btf_kind(t));
+}
 
+const char *dump_btf_kind_name_of(uint32_t kind)
+{
 	return kind < sizeof(btf_kind_names) / sizeof(btf_kind_names[0]) ? btf_kind_names[kind] : "unknown";
 }
 
@@ -171,6 +176,221 @@ static void render_btf(struct dump_out *o, const void *data, size_t len, const c
 	btf__free(btf);
 }
 
+/* --- what the kernel's numbers named ------------------------------------------------------ */
+
+const char *dump_symbol_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case BPFRR_SYM_BTF_ID:
+		return "btf_id";
+	case BPFRR_SYM_TP_ID:
+		return "tp_id";
+	case BPFRR_SYM_PMU_TYPE:
+		return "pmu_type";
+	case BPFRR_SYM_KSYM_ADDR:
+		return "ksym_addr";
+	default:
+		return "unknown";
+	}
+}
+
+void dump_symbol_text(const struct bpfrr_rec_symbol *s, char *buf, size_t size)
+{
+	size_t used;
+
+	if ((s->flags & BPFRR_SYM_F_UNNAMED) || !s->name || !s->name[0]) {
+		snprintf(buf, size, "unnamed");
+	} else {
+		switch (s->kind) {
+		case BPFRR_SYM_BTF_ID:
+			snprintf(buf, size, "%s %s", dump_btf_kind_name_of(s->btf_kind), s->name);
+			break;
+		case BPFRR_SYM_PMU_TYPE:
+			snprintf(buf, size, "PMU %s", s->name);
+			break;
+		case BPFRR_SYM_KSYM_ADDR:
+			if (s->offset)
+				snprintf(buf, size, "%s+%#" PRIx64, s->name, s->offset);
+			else
+				snprintf(buf, size, "%s", s->name);
+			break;
+		default:
+			snprintf(buf, size, "%s", s->name);
+			break;
+		}
+	}
+	used = strlen(buf);
+	if (s->module && s->module[0] && used < size)
+		snprintf(buf + used, size - used, " [%s]", s->module);
+	/* names come from the recording machine: keep the line printable */
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+			*p = '?';
+}
+
+/* The module of the BTF object behind fd in the call being printed: "" for vmlinux,
+ * NULL if the trace does not say (then any module's symbol is taken). */
+static const char *btf_fd_module(const struct dump_out *o, int32_t fd)
+{
+	struct dump_obj obj;
+
+	if (!dump_fd_object(o, fd, &obj) || obj.kind != BPFRR_OBJ_BTF || !obj.name[0])
+		return NULL;
+	return strcmp(obj.name, "vmlinux") ? obj.name : "";
+}
+
+const struct bpfrr_rec_symbol *dump_attr_symbol(const struct dump_out *o, const struct dump_call *c,
+						const struct bpfrr_field *f)
+{
+	const struct bpfrr_rec_bpf_call *call = c->bpf;
+	int module_fd;
+
+	if (!call || !(f->flags & BPFRR_FIELDF_KERNEL_BTF) ||
+	    !bpfrr_abi_kernel_btf_id((int)call->cmd, f, call->attr, call->attr_len, &c->env, &module_fd))
+		return NULL;
+	return dump_symbol(o, BPFRR_SYM_BTF_ID, bpfrr_abi_field_get(f, call->attr, call->attr_len),
+			   module_fd < 0 ? "" : btf_fd_module(o, module_fd));
+}
+
+static uint64_t perf_attr_get(const void *data, size_t len, size_t declared, size_t off, size_t size)
+{
+	uint64_t v = 0;
+
+	if (off + size > len || off + size > declared)
+		return 0;
+	memcpy(&v, (const uint8_t *)data + off, size);	/* little-endian hosts only, as the rest */
+	return v;
+}
+
+void dump_perf_attr_symbols(const struct dump_out *o, const void *data, size_t len,
+			    struct dump_perf_symbols *ps)
+{
+	size_t declared;
+	uint32_t type;
+
+	memset(ps, 0, sizeof(*ps));
+	if (len < 8)
+		return;
+	declared = (size_t)perf_attr_get(data, len, 8, offsetof(struct perf_event_attr, size), 4);
+	if (!declared)
+		declared = PERF_ATTR_SIZE_VER0;
+	type = (uint32_t)perf_attr_get(data, len, declared, 0, 4);
+	if (type == PERF_TYPE_TRACEPOINT)
+		ps->config = dump_symbol(o, BPFRR_SYM_TP_ID,
+					 perf_attr_get(data, len, declared, offsetof(struct perf_event_attr, config), 8),
+					 NULL);
+	if (type < PERF_TYPE_MAX)
+		return;
+	ps->type = dump_symbol(o, BPFRR_SYM_PMU_TYPE, type, NULL);
+	/* the kprobe PMU without a function name probes the address in config2 */
+	if (ps->type && ps->type->name && !strcmp(ps->type->name, "kprobe") &&
+	    !perf_attr_get(data, len, declared, offsetof(struct perf_event_attr, config1), 8))
+		ps->config2 = dump_symbol(o, BPFRR_SYM_KSYM_ADDR,
+					  perf_attr_get(data, len, declared,
+							offsetof(struct perf_event_attr, config2), 8), NULL);
+}
+
+/* The address array a LINK_CREATE kprobe_multi passes (not its symbol names) */
+static bool is_kernel_addrs(const struct dump_call *c, const struct bpfrr_trace_region *reg)
+{
+	return c->bpf && c->bpf->cmd == BPFRR_CMD_LINK_CREATE && reg->phase == BPFRR_PHASE_ENTRY &&
+	       reg->content == BPFRR_CONTENT_U64_ARRAY && reg->path &&
+	       !strcmp(reg->path, "attr.link_create.kprobe_multi.addrs");
+}
+
+struct symbol_walk {
+	struct dump_out *o;
+	const struct dump_call *c;
+	void (*fn)(void *arg, const char *path, const struct bpfrr_rec_symbol *s);
+	void *arg;
+	const char *base;	/* path of the region */
+};
+
+static int fd_array_slot(const struct dump_out *o, const struct dump_call *c, uint32_t idx, int32_t *fd);
+
+/* disassembler hook, to find the kfunc and ksym refs */
+static int symbol_insn_ref(void *ctx, const struct bpfrr_disasm_ref *ref, char *buf, size_t size)
+{
+	struct symbol_walk *sw = ctx;
+	const struct bpfrr_rec_symbol *s;
+	const char *module = "";
+	char path[128];
+	int32_t fd;
+
+	(void)buf;
+	(void)size;
+	if (ref->type != BPFRR_DREF_BTF_ID && ref->type != BPFRR_DREF_KFUNC)
+		return 0;
+	if (ref->type == BPFRR_DREF_BTF_ID && ref->fd)
+		module = btf_fd_module(sw->o, ref->fd);
+	else if (ref->type == BPFRR_DREF_KFUNC && ref->fd)
+		module = fd_array_slot(sw->o, sw->c, (uint32_t)ref->fd, &fd) ? NULL : btf_fd_module(sw->o, fd);
+	s = dump_symbol(sw->o, BPFRR_SYM_BTF_ID, ref->btf_id, module);
+	if (s) {
+		snprintf(path, sizeof(path), "%s[%zu].imm", sw->base, ref->insn_idx);
+		sw->fn(sw->arg, path, s);
+	}
+	return 0;
+}
+
+void dump_call_symbols(struct dump_out *o, const struct dump_call *c,
+		       void (*fn)(void *arg, const char *path, const struct bpfrr_rec_symbol *s), void *arg)
+{
+	struct symbol_walk sw = { o, c, fn, arg, NULL };
+	const struct bpfrr_disasm_opts opts = { symbol_insn_ref, &sw };
+	const struct bpfrr_cmd_desc *d;
+	char path[160], line[256];
+	uint32_t i;
+
+	if (!dump_kernel(o))
+		return;		/* a 1.0 trace names nothing */
+	d = c->bpf ? bpfrr_abi_cmd((int)c->bpf->cmd) : NULL;
+	for (i = 0; d && i < d->attr->nr_fields; i++) {
+		const struct bpfrr_rec_symbol *s = dump_attr_symbol(o, c, &d->attr->fields[i]);
+
+		if (s) {
+			snprintf(path, sizeof(path), "attr.%s", d->attr->fields[i].name);
+			fn(arg, path, s);
+		}
+	}
+	for (i = 0; i < c->nr_regions; i++) {
+		const struct bpfrr_trace_region *reg = &c->regions[i];
+		const struct bpfrr_rec_blob *b = dump_region_blob(o, reg);
+		size_t n, k;
+
+		if (!b || reg->phase != BPFRR_PHASE_ENTRY)
+			continue;
+		if (c->bpf && reg->content == BPFRR_CONTENT_INSNS) {
+			sw.base = reg->path;
+			n = b->len / BPFRR_INSN_SIZE;
+			for (k = 0; k < n;)
+				k += (size_t)bpfrr_disasm_insn(b->data, n, k, &opts, line, sizeof(line));
+		} else if (is_kernel_addrs(c, reg)) {
+			for (k = 0; k + 8 <= b->len; k += 8) {
+				const struct bpfrr_rec_symbol *s;
+				uint64_t addr;
+
+				memcpy(&addr, (const uint8_t *)b->data + k, 8);
+				s = dump_symbol(o, BPFRR_SYM_KSYM_ADDR, addr, NULL);
+				if (s) {
+					snprintf(path, sizeof(path), "%s[%zu]", reg->path, k / 8);
+					fn(arg, path, s);
+				}
+			}
+		} else if (c->sys && reg->content == BPFRR_CONTENT_BYTES && !strcmp(reg->path, "perf_event_attr")) {
+			struct dump_perf_symbols ps;
+
+			dump_perf_attr_symbols(o, b->data, b->len, &ps);
+			if (ps.type)
+				fn(arg, "perf_event_attr.type", ps.type);
+			if (ps.config)
+				fn(arg, "perf_event_attr.config", ps.config);
+			if (ps.config2)
+				fn(arg, "perf_event_attr.config2", ps.config2);
+		}
+	}
+}
+
 /* --- instructions ------------------------------------------------------------------------- */
 
 struct insn_refs {
@@ -179,9 +399,9 @@ struct insn_refs {
 };
 
 /* The fd_array of the call being dumped, entry idx; -1 if not recorded. */
-static int fd_array_entry(const struct insn_refs *ir, uint32_t idx, int32_t *fd)
+static int fd_array_slot(const struct dump_out *o, const struct dump_call *c, uint32_t idx, int32_t *fd)
 {
-	const struct bpfrr_rec_bpf_call *call = ir->c->bpf;
+	const struct bpfrr_rec_bpf_call *call = c->bpf;
 	const struct bpfrr_field *f;
 	uint64_t addr;
 
@@ -191,9 +411,14 @@ static int fd_array_entry(const struct insn_refs *ir, uint32_t idx, int32_t *fd)
 	if (!f)
 		return -1;
 	addr = bpfrr_abi_field_get(f, call->attr, call->attr_len);
-	if (!addr || dump_read_entry(ir->o, addr + 4ull * idx, fd, 4))
+	if (!addr || dump_read_entry(o, addr + 4ull * idx, fd, 4))
 		return -1;
 	return 0;
+}
+
+static int fd_array_entry(const struct insn_refs *ir, uint32_t idx, int32_t *fd)
+{
+	return fd_array_slot(ir->o, ir->c, idx, fd);
 }
 
 /* "'counts' #3 id 17" for an object, "fd:5?" for an fd naming nothing known */
@@ -221,10 +446,23 @@ static void short_object(const struct insn_refs *ir, int32_t fd, char *buf, size
 }
 
 /* Disassembler hook: map and BTF references resolved to the objects they name. */
+/* The name of a kernel BTF id an insn refers to, into buf; false if the trace has none. */
+static bool symbol_of_ref(const struct insn_refs *ir, uint32_t btf_id, const char *module, char *buf,
+			  size_t size)
+{
+	const struct bpfrr_rec_symbol *s = dump_symbol(ir->o, BPFRR_SYM_BTF_ID, btf_id, module);
+
+	if (!s)
+		return false;
+	dump_symbol_text(s, buf, size);
+	return true;
+}
+
 static int render_insn_ref(void *ctx, const struct bpfrr_disasm_ref *ref, char *buf, size_t size)
 {
 	const struct insn_refs *ir = ctx;
-	char obj[160];
+	char obj[160], sym[160];
+	bool have_sym;
 	int32_t fd;
 
 	switch (ref->type) {
@@ -244,17 +482,30 @@ static int render_insn_ref(void *ctx, const struct bpfrr_disasm_ref *ref, char *
 			return snprintf(buf, size, "map[%s]", obj);
 		return snprintf(buf, size, "map[%s]+%u", obj, ref->value_off);
 	case BPFRR_DREF_BTF_ID:
-		if (!ref->fd)
-			return 0;
+		if (!ref->fd) {
+			if (!symbol_of_ref(ir, ref->btf_id, "", sym, sizeof(sym)))
+				return 0;
+			return snprintf(buf, size, "ksym[btf_id:%u (%s)]", ref->btf_id, sym);
+		}
 		short_object(ir, ref->fd, obj, sizeof(obj));
+		if (symbol_of_ref(ir, ref->btf_id, btf_fd_module(ir->o, ref->fd), sym, sizeof(sym)))
+			return snprintf(buf, size, "btf_id[%u in %s (%s)]", ref->btf_id, obj, sym);
 		return snprintf(buf, size, "btf_id[%u in %s]", ref->btf_id, obj);
 	case BPFRR_DREF_KFUNC:
-		if (!ref->fd)
-			return 0;
-		if (fd_array_entry(ir, (uint32_t)ref->fd, &fd))
+		if (!ref->fd) {
+			if (!symbol_of_ref(ir, ref->btf_id, "", sym, sizeof(sym)))
+				return 0;
+			return snprintf(buf, size, "kfunc[btf_id:%u (%s)]", ref->btf_id, sym);
+		}
+		if (fd_array_entry(ir, (uint32_t)ref->fd, &fd)) {
 			snprintf(obj, sizeof(obj), "fd_array[%d]?", ref->fd);
-		else
+			have_sym = symbol_of_ref(ir, ref->btf_id, NULL, sym, sizeof(sym));
+		} else {
 			short_object(ir, fd, obj, sizeof(obj));
+			have_sym = symbol_of_ref(ir, ref->btf_id, btf_fd_module(ir->o, fd), sym, sizeof(sym));
+		}
+		if (have_sym)
+			return snprintf(buf, size, "kfunc[btf_id %u in %s (%s)]", ref->btf_id, obj, sym);
 		return snprintf(buf, size, "kfunc[btf_id %u in %s]", ref->btf_id, obj);
 	default:
 		return 0;
@@ -341,6 +592,10 @@ void dump_render_content(struct dump_out *o, const struct dump_call *c, const st
 		return;
 	case BPFRR_CONTENT_U64_ARRAY:
 	case BPFRR_CONTENT_PTR_ARRAY:
+		if (o->p->kernel_addrs && is_kernel_addrs(c, reg) && dump_kernel(o)) {
+			o->p->kernel_addrs(o, b->data, b->len, indent);
+			return;
+		}
 		o->p->numbers(o, b->data, b->len, 8, indent);
 		return;
 	case BPFRR_CONTENT_PROG_INFO:

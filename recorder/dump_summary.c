@@ -18,6 +18,7 @@ static void summary_text(struct dump_out *o, const char *trace_name, const struc
 	size_t i;
 
 	(void)trace_name;
+	dump_text_kernel(f, dump_kernel(o), "");
 	fprintf(f, "bpf() calls: %" PRIu64 " (%" PRIu64 " failed), other syscalls: %" PRIu64 ", tasks: %" PRIu64 "\n",
 		s->nr_bpf, s->nr_failed, s->nr_sys, s->nr_tasks);
 	fputs("commands:\n", f);
@@ -87,6 +88,8 @@ static void summary_json(struct dump_out *o, const char *trace_name, const struc
 			json_str(j, NULL, o->hdr->argv[i]);
 		json_arr_end(j);
 	}
+	if (dump_kernel(o))
+		dump_kernel_json(j, "kernel", dump_kernel(o));
 	json_u64(j, "bpf_calls", s->nr_bpf);
 	json_u64(j, "other_syscalls", s->nr_sys);
 	json_u64(j, "failed", s->nr_failed);

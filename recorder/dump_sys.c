@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "dump.h"
+#include "dump_print.h"
 #include "sys_abi.h"
 
 #define EM_X86_64_NR 62
@@ -321,6 +322,7 @@ static size_t perf_attr_walk(const void *data, size_t len, perf_value_fn fn, voi
 struct perf_text {
 	FILE *f;
 	const char *indent;
+	const struct dump_perf_symbols *ps;	/* what type, config, config2 named; NULL: nothing */
 };
 
 /* "bits: disabled|precise_ip=2 (0x...)": the flag bits set, by name */
@@ -348,35 +350,58 @@ static void perf_text_bits(const struct perf_text *pt, uint64_t v)
 		fprintf(pt->f, "%sbits: 0\n", pt->indent);
 }
 
+/* What the recording kernel's number in field name named, or NULL. */
+static const struct bpfrr_rec_symbol *perf_text_symbol(const struct perf_text *pt, const char *name)
+{
+	if (!pt->ps)
+		return NULL;
+	if (!strcmp(name, "type"))
+		return pt->ps->type;
+	if (!strcmp(name, "config"))
+		return pt->ps->config;
+	if (!strcmp(name, "config2"))
+		return pt->ps->config2;
+	return NULL;
+}
+
 static void perf_text_value(void *ctx, const struct perf_value *pv)
 {
 	const struct perf_text *pt = ctx;
+	const struct bpfrr_rec_symbol *s;
+	char sym[256];
 
 	switch (pv->kind) {
 	case PV_BITS:
 		perf_text_bits(pt, pv->v);
 		return;
 	case PV_STR:
-		fprintf(pt->f, "%s%s: %s\n", pt->indent, pv->name, pv->str);
-		return;
+		fprintf(pt->f, "%s%s: %s", pt->indent, pv->name, pv->str);
+		break;
 	case PV_INT:
-		fprintf(pt->f, "%s%s: %" PRId64 "\n", pt->indent, pv->name, (int64_t)pv->v);
-		return;
+		fprintf(pt->f, "%s%s: %" PRId64, pt->indent, pv->name, (int64_t)pv->v);
+		break;
 	case PV_SYM:
-		fprintf(pt->f, "%s%s: %s (%" PRIu64 ")\n", pt->indent, pv->name, pv->str, pv->v);
-		return;
+		fprintf(pt->f, "%s%s: %s (%" PRIu64 ")", pt->indent, pv->name, pv->str, pv->v);
+		break;
 	case PV_HEX:
-		fprintf(pt->f, "%s%s: %#" PRIx64 "\n", pt->indent, pv->name, pv->v);
-		return;
+		fprintf(pt->f, "%s%s: %#" PRIx64, pt->indent, pv->name, pv->v);
+		break;
 	case PV_U64:
-		fprintf(pt->f, "%s%s: %" PRIu64 "\n", pt->indent, pv->name, pv->v);
-		return;
+		fprintf(pt->f, "%s%s: %" PRIu64, pt->indent, pv->name, pv->v);
+		break;
 	}
+	s = perf_text_symbol(pt, pv->name);
+	if (s) {
+		dump_symbol_text(s, sym, sizeof(sym));
+		fprintf(pt->f, " (%s)", sym);
+	}
+	fputc('\n', pt->f);
 }
 
-void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent)
+void dump_perf_attr_text(FILE *f, const void *data, size_t len, const char *indent,
+			 const struct dump_perf_symbols *ps)
 {
-	struct perf_text pt = { .f = f, .indent = indent };
+	struct perf_text pt = { .f = f, .indent = indent, .ps = ps };
 	size_t past = perf_attr_walk(data, len, perf_text_value, &pt);
 
 	if (past)

@@ -311,6 +311,7 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 {
 	struct text_fields *tf = arg;
 	const char *name = !strncmp(path, "attr.", 5) ? path + 5 : path;
+	const struct bpfrr_rec_symbol *sym;
 	FILE *out = tf->o->f;
 
 	if (f->kind == BPFRR_FIELD_PAD && !value)
@@ -325,6 +326,12 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 	text_field_value(tf->o, f, value, symbolic);
 	if (f->kind == BPFRR_FIELD_PAD)
 		fputs(" (reserved, not zero)", out);
+	if (!tf->exit_pass && tf->c && (sym = dump_attr_symbol(tf->o, tf->c, f))) {
+		char text[256];
+
+		dump_symbol_text(sym, text, sizeof(text));
+		fprintf(out, " (%s)", text);
+	}
 	fputc('\n', out);
 	if (f->kind == BPFRR_FIELD_PTR && !tf->exit_pass && value)
 		text_regions_at(tf->o, tf->c, path, "      ");
@@ -356,6 +363,30 @@ static int text_fd_ref(void *arg, const struct bpfrr_abi_fd_ref *ref)
 }
 
 /* --- records ------------------------------------------------------------------------------ */
+
+void dump_text_kernel(FILE *f, const struct bpfrr_rec_kernel *k, const char *prefix)
+{
+	if (!k)
+		return;
+	fprintf(f, "%skernel build: ", prefix);
+	dump_text_escape(f, k->release, strlen(k->release));
+	fputc(' ', f);
+	dump_text_escape(f, k->version, strlen(k->version));
+	fputc(' ', f);
+	dump_text_escape(f, k->machine, strlen(k->machine));
+	if (k->flags & BPFRR_KERNEL_F_NO_BTF) {
+		fputs(", no vmlinux BTF", f);
+	} else {
+		fprintf(f, ", vmlinux BTF %u bytes sha256 ", k->btf_size);
+		dump_text_hex(f, k->btf_sha256, sizeof(k->btf_sha256));
+	}
+	fputs(", build id ", f);
+	if (k->build_id[0])
+		dump_text_escape(f, k->build_id, strlen(k->build_id));
+	else
+		fputs("unknown", f);
+	fputc('\n', f);
+}
 
 static void text_header(struct dump_out *o, const char *name)
 {
@@ -390,6 +421,7 @@ static void text_header(struct dump_out *o, const char *name)
 		dump_text_word(f, h->argv[i]);
 	}
 	fputc('\n', f);
+	dump_text_kernel(f, dump_kernel(o), "# ");
 }
 
 static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
@@ -574,6 +606,20 @@ static void text_record(struct dump_out *o, const struct bpfrr_trace_record *rec
 		text_identity(f, &rec->object, rec->object.kind);
 		fputc('\n', f);
 		break;
+	case BPFRR_REC_KERNEL:
+		dump_text_kernel(f, &rec->kernel, "");
+		break;
+	case BPFRR_REC_SYMBOL: {
+		char sym[256];
+
+		dump_symbol_text(&rec->symbol, sym, sizeof(sym));
+		fprintf(f, "symbol of #%" PRIu64 ": %s %" PRIu64 " (%#" PRIx64 ") = %s", rec->symbol.seq,
+			dump_symbol_kind_name(rec->symbol.kind), rec->symbol.value, rec->symbol.value, sym);
+		if (rec->symbol.kind == BPFRR_SYM_BTF_ID)
+			fprintf(f, ", btf obj id %u", rec->symbol.btf_obj_id);
+		fputc('\n', f);
+		break;
+	}
 	default:
 		fprintf(f, "record type %u (%u bytes), not known to this version: skipped\n", rec->type,
 			rec->length);
@@ -694,7 +740,33 @@ static void text_info(struct dump_out *o, const struct bpfrr_struct_desc *desc, 
 
 static void text_perf_attr(struct dump_out *o, const void *data, size_t len, const char *indent)
 {
-	dump_perf_attr_text(o->f, data, len, indent);
+	struct dump_perf_symbols ps;
+
+	dump_perf_attr_symbols(o, data, len, &ps);
+	dump_perf_attr_text(o->f, data, len, indent, &ps);
+}
+
+/* kprobe_multi addresses: each with the symbol it was on the recording kernel */
+static void text_kernel_addrs(struct dump_out *o, const void *data, size_t len, const char *indent)
+{
+	size_t n = len / 8, i, shown = o->opts->verbose ? n : (n < DUMP_ARRAY_SHOWN ? n : DUMP_ARRAY_SHOWN);
+	char sym[256];
+
+	for (i = 0; i < shown; i++) {
+		const struct bpfrr_rec_symbol *s;
+		uint64_t v;
+
+		memcpy(&v, (const uint8_t *)data + i * 8, 8);
+		fprintf(o->f, "%s[%zu] %#" PRIx64, indent, i, v);
+		s = dump_symbol(o, BPFRR_SYM_KSYM_ADDR, v, NULL);
+		if (s) {
+			dump_symbol_text(s, sym, sizeof(sym));
+			fprintf(o->f, " (%s)", sym);
+		}
+		fputc('\n', o->f);
+	}
+	if (shown < n)
+		fprintf(o->f, "%s... (%zu more)\n", indent, n - shown);
 }
 
 /* a small buffer in hex */
@@ -724,5 +796,6 @@ const struct dump_printer dump_text_printer = {
 	.fd_array = text_fd_array,
 	.info = text_info,
 	.perf_attr = text_perf_attr,
+	.kernel_addrs = text_kernel_addrs,
 	.bytes = text_bytes,
 };

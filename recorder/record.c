@@ -291,6 +291,7 @@ int bpfrr_record_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr record: %s: %s\n", opt.output, strerror(errno));
 		goto fail_child;
 	}
+	rec_symbols_start(&s);
 	if (ptrace(PTRACE_SEIZE, child, 0,
 		   (void *)(long)(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 				  PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
@@ -311,6 +312,7 @@ int bpfrr_record_main(int argc, char **argv)
 	err = rec_loop_run(&s);
 	forward_pid = 0;
 	rec_elf_free(&s);
+	rec_symbols_end(&s);
 	if (err || s.write_err) {
 		bpfrr_trace_abandon(s.w);
 		return REC_EXIT_SELF;
@@ -329,6 +331,7 @@ int bpfrr_record_main(int argc, char **argv)
 	return s.leader_done ? exit_code(s.leader_status) : REC_EXIT_SELF;
 
 fail_child:
+	rec_symbols_end(&s);
 	close(go[1]);	/* the child reads EOF and exits without running CMD */
 	waitpid(child, NULL, 0);
 	return REC_EXIT_SELF;

@@ -15,6 +15,7 @@
  *   record_sys.c       the other stopped calls, by their rows' semantics
  *   record_identity.c  the recorder's own BPF_OBJ_GET_INFO_BY_FD queries
  *   record_elf.c       the BPF ELF objects the loader opens or embeds (CO-RE records)
+ *   record_symbols.c   KERNEL and SYMBOL records: what the kernel's numbers name
  */
 #ifndef BPFRR_RECORD_H
 #define BPFRR_RECORD_H
@@ -202,6 +203,7 @@ struct rec_session {
 	bool killed_all;		/* after a write error: every tracee was killed */
 	unsigned int nr_cpus;
 	uint32_t kprobe_type, uprobe_type;	/* dynamic PMU types, or -1 */
+	struct rec_symtab *symtab;	/* what the kernel's numbers name (record_symbols.c), or NULL */
 	unsigned int nr_tasks;
 	struct rec_task *tasks[256];	/* hash on tid */
 	uint64_t stops, bpf_calls, other_calls;
@@ -274,5 +276,20 @@ void rec_elf_free(struct rec_session *s);
 /* Bytes of the EM_BPF relocatable ELF64 object at data (headers, section headers, every
  * section in the file), or 0 if data does not start one that fits in len. */
 size_t rec_elf_extent(const void *data, size_t len);
+/* --- symbols (record_symbols.c) ---------------------------------------------- */
+
+struct rec_symtab;
+
+/* Right after HEADER: the KERNEL record; sets up s->symtab. */
+void rec_symbols_start(struct rec_session *s);
+void rec_symbols_end(struct rec_session *s);
+/* Before a call's record: a SYMBOL record for each kernel-build-specific number it is the
+ * first to carry (bpf(): attr BTF ids, kfunc/ksym insns, kprobe_multi addresses, with env
+ * the call's walker env; other calls: perf_event_open's attr). */
+void rec_symbols_bpf(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+		     const struct bpfrr_abi_env *env);
+void rec_symbols_sys(struct rec_session *s, struct rec_task *t, struct rec_call *c);
+/* The identity query met a kernel BTF object (vmlinux or a module's): its id and name. */
+void rec_symbols_btf_object(struct rec_session *s, uint32_t id, const char *name);
 
 #endif /* BPFRR_RECORD_H */

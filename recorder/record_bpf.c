@@ -188,6 +188,7 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 				 strerror(err < 0 ? -err : err));
 	}
 
+	rec_symbols_bpf(s, t, c, init_env(&we, &w));
 	memset(&rec, 0, sizeof(rec));
 	rec.seq = c->seq;
 	rec.tid = t->tid;

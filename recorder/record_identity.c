@@ -233,6 +233,8 @@ int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, 
 			rec_write_failed(s, -errno);
 		e->kernel_id = o.id;
 		bpfrr_obj_facts_add_identity(&e->facts, e->kind, &o);
+		if (e->kind == BPFRR_OBJ_BTF && q->info.btf.kernel_btf)
+			rec_symbols_btf_object(s, o.id, q->name);
 	}
 out:
 	if (q->fd >= 0)

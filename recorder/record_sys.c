@@ -688,6 +688,7 @@ bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 
 void rec_sys_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
+	rec_symbols_sys(s, t, c);
 	switch (bpfrr_sys_fd_op(c->desc, c->args)) {
 	case BPFRR_SYS_FD_DUP:
 		exit_dup(s, t, c);

@@ -26,8 +26,10 @@
  *       attr and buffers rebuilt in this process's memory and the slots'
  *       fds patched in (exec.h);
  *  - resolutions: numbers of the running kernel looked up by name before a
- *    step runs (a tracepoint id in tracefs, a PMU type in sysfs), written
- *    into the blob or the attr;
+ *    step runs (a tracepoint id in tracefs, a PMU type in sysfs, a BTF type
+ *    id in /sys/kernel/btf/vmlinux, a symbol's address in /proc/kallsyms),
+ *    written into the attr or a buffer (user calls), the blob or the user
+ *    image (loaders);
  *  - kfunc calls: instructions calling the patched kernel's
  *    bpf_perf_event_open(), whose BTF id is the kernel's own: found by name
  *    in /sys/kernel/btf/vmlinux and written into their imm.
@@ -63,19 +65,29 @@
 /* What a resolution looks up (ir.h's enum bpfrr_ir_resolve_kind). */
 #define BPFRR_RT_RESOLVE_PMU_TYPE	1	/* /sys/bus/event_source/devices/NAME/type */
 #define BPFRR_RT_RESOLVE_TP_ID		2	/* tracefs events/NAME/id */
+#define BPFRR_RT_RESOLVE_BTF_ID		3	/* vmlinux BTF id of (NAME, btf_kind) */
+#define BPFRR_RT_RESOLVE_KSYM_ADDR	4	/* /proc/kallsyms address of NAME [module], + addend */
+
+/* Where a resolution's value goes besides the attr/blob (BPFRR_RT_IN_ATTR) or a buffer of a call */
+#define BPFRR_RT_IN_USER		(-3)	/* a loader's user image */
 
 /* Buffer flags (ir.h's BPFRR_IR_BUF_*) */
 #define BPFRR_RT_BUF_LOG		0x1	/* a log the kernel writes: copied out on failure */
 
 #define BPFRR_RT_VMLINUX_BTF		"/sys/kernel/btf/vmlinux"
+#define BPFRR_RT_KALLSYMS		"/proc/kallsyms"
 #define BPFRR_RT_PERF_KFUNC		"bpf_perf_event_open"
 
 struct bpfrr_rt_resolve {
 	uint64_t seq;		/* the recorded call it belongs to (for errors) */
 	uint32_t kind;		/* BPFRR_RT_RESOLVE_* */
-	uint32_t offset;	/* in the attr (user call) or the blob (loader) */
+	uint32_t offset;	/* in the attr or buffer (user call), the blob or user image (loader) */
 	uint32_t size;		/* 4 or 8 */
-	const char *name;	/* "syscalls/sys_enter_openat", "kprobe" */
+	const char *name;	/* "syscalls/sys_enter_openat", "kprobe", "vfs_read" */
+	int32_t buf;		/* BPFRR_RT_IN_ATTR (attr, blob), a buffer index (user call), BPFRR_RT_IN_USER */
+	uint32_t btf_kind;	/* BTF_ID: BTF_KIND_* */
+	int64_t addend;		/* KSYM_ADDR: added to the address */
+	const char *module;	/* KSYM_ADDR: "" vmlinux, or the module */
 };
 
 struct bpfrr_rt_buf {
@@ -273,31 +285,126 @@ static inline int bpfrr_rt_resolve_value(uint32_t kind, const char *name, uint64
 	return ret;
 }
 
-/* Writes each resolution's value into base (len bytes); on failure *failed_seq names its call. */
-static inline int bpfrr_rt_apply_resolves(uint8_t *base, uint32_t len, const struct bpfrr_rt_resolve *rs,
-					  uint32_t nr, uint64_t *failed_seq)
+static inline int32_t bpfrr_rt_btf_find(const uint8_t *data, size_t len, const char *name, uint32_t kind);
+static inline int bpfrr_rt_read_file(const char *path, uint8_t **data, size_t *len);
+
+/*
+ * The address of name in module ("" vmlinux) from /proc/kallsyms, read
+ * line by line; the first of several.  0, -ENOENT, -EPERM (addresses
+ * hidden: kptr_restrict), or -errno.
+ */
+static inline int bpfrr_rt_kallsyms_addr(const char *name, const char *module, uint64_t *addr)
+{
+	FILE *f = fopen(BPFRR_RT_KALLSYMS, "re");
+	char line[512];
+	int ret = -ENOENT;
+	int any = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *end, *sym, *mod;
+		unsigned long long a = strtoull(line, &end, 16);
+
+		any |= a != 0;
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		sym = end + 3;
+		sym[strcspn(sym, "\n")] = '\0';
+		mod = strchr(sym, '\t');
+		if (mod) {
+			*mod++ = '\0';
+			if (*mod == '[')
+				mod++;
+			mod[strcspn(mod, "]")] = '\0';
+		}
+		if (strcmp(sym, name) || strcmp(mod ? mod : "", module))
+			continue;
+		*addr = a;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	if (!ret && !*addr && !any)
+		ret = -EPERM;
+	return ret;
+}
+
+/*
+ * The value of any resolution; the vmlinux BTF is read once per process
+ * (kept for the next ones).  0 or -errno; where names what was looked up.
+ */
+static inline int bpfrr_rt_resolve(const struct bpfrr_rt_resolve *rs, uint64_t *val, char *where, size_t size)
+{
+	static uint8_t *btf;
+	static size_t btf_len;
+	int32_t id;
+	int ret;
+
+	if (rs->kind == BPFRR_RT_RESOLVE_PMU_TYPE || rs->kind == BPFRR_RT_RESOLVE_TP_ID)
+		return bpfrr_rt_resolve_value(rs->kind, rs->name, val, where, size);
+	if (rs->kind == BPFRR_RT_RESOLVE_KSYM_ADDR) {
+		snprintf(where, size, "%s in %s", rs->name, BPFRR_RT_KALLSYMS);
+		ret = bpfrr_rt_kallsyms_addr(rs->name, rs->module ? rs->module : "", val);
+		if (!ret)
+			*val += (uint64_t)rs->addend;
+		return ret;
+	}
+	if (rs->kind != BPFRR_RT_RESOLVE_BTF_ID)
+		return -EINVAL;
+	snprintf(where, size, "%s in %s", rs->name, BPFRR_RT_VMLINUX_BTF);
+	if (!btf && (ret = bpfrr_rt_read_file(BPFRR_RT_VMLINUX_BTF, &btf, &btf_len)))
+		return ret;
+	id = bpfrr_rt_btf_find(btf, btf_len, rs->name, rs->btf_kind);
+	if (id < 0)
+		return id;
+	*val = (uint64_t)id;
+	return 0;
+}
+
+/* Writes rs's value at its offset of base (len bytes).  0 or -errno. */
+static inline int bpfrr_rt_apply_resolve(uint8_t *base, uint32_t len, const struct bpfrr_rt_resolve *rs)
+{
+	char where[320];
+	uint64_t v = 0;
+	int ret;
+
+	if (!base || (rs->size != 4 && rs->size != 8) || rs->offset > len || len - rs->offset < rs->size)
+		return -EINVAL;
+	ret = bpfrr_rt_resolve(rs, &v, where, sizeof(where));
+	if (ret)
+		return ret;
+	if (rs->size == 4) {
+		uint32_t v32 = (uint32_t)v;
+
+		memcpy(base + rs->offset, &v32, 4);
+	} else {
+		memcpy(base + rs->offset, &v, 8);
+	}
+	return 0;
+}
+
+/*
+ * Writes each resolution's value into base (len bytes), or into user
+ * (user_len bytes) for BPFRR_RT_IN_USER; on failure *failed_seq names its
+ * call.
+ */
+static inline int bpfrr_rt_apply_resolves(uint8_t *base, uint32_t len, uint8_t *user, uint32_t user_len,
+					  const struct bpfrr_rt_resolve *rs, uint32_t nr, uint64_t *failed_seq)
 {
 	uint32_t i;
+	int ret;
 
 	for (i = 0; i < nr; i++) {
-		char where[320];
-		uint64_t v = 0;
-		int ret;
-
-		if ((rs[i].size != 4 && rs[i].size != 8) || rs[i].offset > len || len - rs[i].offset < rs[i].size)
-			ret = -EINVAL;
+		if (rs[i].buf == BPFRR_RT_IN_USER)
+			ret = bpfrr_rt_apply_resolve(user, user_len, &rs[i]);
+		else if (rs[i].buf == BPFRR_RT_IN_ATTR)
+			ret = bpfrr_rt_apply_resolve(base, len, &rs[i]);
 		else
-			ret = bpfrr_rt_resolve_value(rs[i].kind, rs[i].name, &v, where, sizeof(where));
+			ret = -EINVAL;
 		if (ret) {
 			*failed_seq = rs[i].seq;
 			return ret;
-		}
-		if (rs[i].size == 4) {
-			uint32_t v32 = (uint32_t)v;
-
-			memcpy(base + rs[i].offset, &v32, 4);
-		} else {
-			memcpy(base + rs[i].offset, &v, 8);
 		}
 	}
 	return 0;
@@ -333,11 +440,11 @@ static inline long bpfrr_rt_btf_extra(uint32_t kind, uint32_t vlen)
 }
 
 /*
- * The type id of the BTF_KIND_FUNC named name in raw BTF (data, len: the
- * format of /sys/kernel/btf/vmlinux, in this machine's byte order), or
- * -ENOENT, or -EINVAL for data that is not such BTF.
+ * The type id of the type of kind (BTF_KIND_*) named name in raw BTF (data,
+ * len: the format of /sys/kernel/btf/vmlinux, in this machine's byte
+ * order), or -ENOENT, or -EINVAL for data that is not such BTF.
  */
-static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, const char *name)
+static inline int32_t bpfrr_rt_btf_find(const uint8_t *data, size_t len, const char *name, uint32_t kind)
 {
 	size_t name_len = strlen(name), off, types_end, strs;
 	struct btf_header h;
@@ -363,7 +470,7 @@ static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, co
 			return -EINVAL;
 		memcpy(&t, data + off, sizeof(t));
 		off += sizeof(t);
-		if (BTF_INFO_KIND(t.info) == BTF_KIND_FUNC && t.name_off < h.str_len &&
+		if (BTF_INFO_KIND(t.info) == kind && t.name_off < h.str_len &&
 		    h.str_len - t.name_off > name_len && !memcmp(data + strs + t.name_off, name, name_len) &&
 		    data[strs + t.name_off + name_len] == '\0')
 			return id;
@@ -373,6 +480,12 @@ static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, co
 		off += (size_t)extra;
 	}
 	return -ENOENT;
+}
+
+/* The same for a BTF_KIND_FUNC. */
+static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, const char *name)
+{
+	return bpfrr_rt_btf_find(data, len, name, BTF_KIND_FUNC);
 }
 
 /* The whole file in a malloc'd buffer; 0 or -errno. */
@@ -511,7 +624,6 @@ static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
  */
 static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds, char **log)
 {
-	uint64_t unused_seq;
 	uint8_t *attr, **mem;
 	int64_t args[4], ret;
 	uint32_t i;
@@ -527,9 +639,6 @@ static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds
 	}
 	if (c->attr_size)
 		memcpy(attr, c->attr, c->attr_size);
-	ret = bpfrr_rt_apply_resolves(attr, c->attr_size, c->resolves, c->nr_resolves, &unused_seq);
-	if (ret)
-		goto out;
 	memcpy(args, c->args, sizeof(args));
 	for (i = 0; i < c->nr_bufs; i++) {
 		const struct bpfrr_rt_buf *b = &c->bufs[i];
@@ -545,6 +654,19 @@ static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds
 			memcpy(mem[i], b->data, b->len);
 		addr = (uintptr_t)mem[i];
 		memcpy(parent + b->ptr_offset, &addr, 8);
+	}
+	/* in the attr or in a buffer (an instruction's imm, a kprobe_multi address) */
+	for (i = 0; i < c->nr_resolves; i++) {
+		const struct bpfrr_rt_resolve *rs = &c->resolves[i];
+
+		if (rs->buf == BPFRR_RT_IN_ATTR)
+			ret = bpfrr_rt_apply_resolve(attr, c->attr_size, rs);
+		else if (rs->buf >= 0 && (uint32_t)rs->buf < c->nr_bufs)
+			ret = bpfrr_rt_apply_resolve(mem[rs->buf], c->bufs[rs->buf].len, rs);
+		else
+			ret = -EINVAL;
+		if (ret)
+			goto out;
 	}
 	for (i = 0; i < c->nr_fdrels; i++) {
 		const struct bpfrr_rt_fdrel *r = &c->fdrels[i];
@@ -690,7 +812,10 @@ static inline int bpfrr_rt_run_loader(const struct bpfrr_rt_loader *l, int32_t k
 		goto out;
 	}
 	memcpy(blob, l->blob, l->blob_size);
-	ret = bpfrr_rt_apply_resolves(blob, l->blob_size, l->resolves, l->nr_resolves, failed_seq);
+	if (user)
+		memcpy(user, l->user, l->user_size);
+	ret = bpfrr_rt_apply_resolves(blob, l->blob_size, user, l->user_size, l->resolves, l->nr_resolves,
+				      failed_seq);
 	if (ret)
 		goto out;
 	memcpy(insns, l->insns, (size_t)l->nr_insns * sizeof(*insns));
@@ -714,7 +839,6 @@ static inline int bpfrr_rt_run_loader(const struct bpfrr_rt_loader *l, int32_t k
 		goto out;
 	}
 	if (user) {
-		memcpy(user, l->user, l->user_size);
 		for (i = 0; i < l->nr_user_relocs; i++) {
 			uint64_t v;
 

@@ -14,6 +14,7 @@
 #include "codegen.h"
 #include "exec.h"
 #include "header_runtime.h"
+#include "kernel_build.h"
 #include "probe.h"
 #include "replay.h"
 #include "run.h"
@@ -57,38 +58,97 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 
 /* --- replay-time values --------------------------------------------------- */
 
-/* the runtime of the generated headers looks them up (header_runtime.h) */
-static int resolve_one(const struct bpfrr_ir_resolve *rs, uint64_t *val, char *where, size_t size)
-{
-	return bpfrr_rt_resolve_value(rs->kind, rs->name, val, where, size);
-}
-
+/*
+ * A tracepoint id or PMU type by the file that names it (the runtime of the
+ * generated headers does the same, header_runtime.h); a BTF id or kernel
+ * address by its symbol (kernel_build.c).  The value is written into the
+ * attr or the buffer, in the IR copy being replayed.  A symbol the kernel
+ * lacks refuses the whole replay, before anything is loaded.
+ */
 static int resolve_values(struct bpfrr_replay *r)
 {
+	struct bpfrr_symbols *syms = NULL;
 	uint32_t i, j;
+	int ret = 0;
 
-	for (i = 0; i < r->ir->nr_calls; i++) {
+	for (i = 0; i < r->ir->nr_calls && !ret; i++) {
 		struct bpfrr_ir_call *c = &r->ir->calls[i];
 
 		for (j = 0; j < c->nr_resolves; j++) {
 			const struct bpfrr_ir_resolve *rs = &c->resolves[j];
-			char where[512];
+			char where[512], name[64], desc[BPFRR_IR_MAX_NAME + 64], at[BPFRR_IR_MAX_NAME + 16];
+			uint8_t *base = rs->buf >= 0 ? c->bufs[rs->buf].data : c->attr;
 			uint64_t v = 0;
-			int ret = resolve_one(rs, &v, where, sizeof(where));
 
-			if (ret)
-				return replay_fail(r, i, ret, "seq %llu: %s: %s", (unsigned long long)c->seq,
-						   where, strerror(-ret));
+			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
+				if (!syms && !(syms = bpfrr_symbols_new())) {
+					ret = replay_fail(r, -1, -ENOMEM, "out of memory");
+					break;
+				}
+				ret = bpfrr_symbols_resolve(syms, rs, &v, where, sizeof(where));
+				if (ret) {
+					replay_fail(r, i, ret, "seq %llu %s: %s: %s %s", (unsigned long long)c->seq,
+						    bpfrr_ir_call_name(c, name, sizeof(name)),
+						    bpfrr_ir_resolve_where(c, rs, at, sizeof(at)),
+						    bpfrr_ir_resolve_desc(rs, desc, sizeof(desc)), where);
+					break;
+				}
+			} else {
+				ret = bpfrr_rt_resolve_value(rs->kind, rs->name, &v, where, sizeof(where));
+				if (ret) {
+					replay_fail(r, i, ret, "seq %llu: %s: %s", (unsigned long long)c->seq, where,
+						    strerror(-ret));
+					break;
+				}
+			}
 			if (rs->size == 4) {
 				uint32_t v32 = v;
 
-				memcpy(c->attr + rs->offset, &v32, 4);
+				memcpy(base + rs->offset, &v32, 4);
 			} else {
-				memcpy(c->attr + rs->offset, &v, 8);
+				memcpy(base + rs->offset, &v, 8);
 			}
 		}
 	}
-	return 0;
+	bpfrr_symbols_free(syms);
+	return ret;
+}
+
+/*
+ * A bundle of another architecture is refused, and so is one with a call
+ * bound to the recording kernel build (a number nothing names) on another
+ * build; a bundle that does not know its build (a 1.0 trace's) replays as
+ * recorded.
+ */
+static int check_machine(struct bpfrr_replay *r)
+{
+	const char *running = NULL, *recorded = bpfrr_arch_name(r->ir->arch);
+	uint32_t arch = bpfrr_kernel_machine_arch(&running);
+	struct bpfrr_kernel_build b;
+	char name[64], rec[160], run[160];
+	const struct bpfrr_ir_call *c;
+	int bound, ret;
+
+	if (r->ir->arch && arch && r->ir->arch != arch) {
+		if (recorded)
+			return replay_fail(r, -1, -ENOEXEC, "bundle recorded on %s, this machine is %s", recorded,
+					   running);
+		return replay_fail(r, -1, -ENOEXEC, "bundle recorded on ELF machine %u, this machine is %s",
+				   r->ir->arch, running);
+	}
+	bound = bpfrr_ir_first_build_bound(r->ir);
+	if (!r->ir->kernel.known || bound < 0 || bpfrr_rt_same_build(r->ir))
+		return 0;
+	ret = bpfrr_kernel_build_running(&b);
+	if (ret)
+		return replay_fail(r, -1, ret, "reading this kernel's build identity: %s", strerror(-ret));
+	c = &r->ir->calls[bound];
+	return replay_fail(r, bound, -ENOEXEC, "seq %llu %s is bound to the kernel build it was recorded on (%s): "
+			   "recorded on %s, this is %s", (unsigned long long)c->seq,
+			   bpfrr_ir_call_name(c, name, sizeof(name)), c->bound_why,
+			   bpfrr_kernel_build_desc(r->ir->kernel.release, r->ir->kernel.btf_size,
+						   r->ir->kernel.btf_sha256, rec, sizeof(rec)),
+			   bpfrr_kernel_build_desc(b.release, b.btf_size, b.btf_sha256, run, sizeof(run)));
 }
 
 /* --- diagnostics ------------------------------------------------------------ */
@@ -341,6 +401,14 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	ret = bpfrr_ir_validate(r->ir, err, sizeof(err));
 	if (ret)
 		return replay_fail(r, -1, ret, "invalid IR: %s", err);
+	/* refusals first, before the probes load anything */
+	ret = check_machine(r);
+	if (!ret)
+		ret = resolve_values(r);
+	if (ret) {
+		r->refused = true;
+		return ret;
+	}
 
 	t0 = bpfrr_now_ns();
 	if (o->caps) {
@@ -355,9 +423,6 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	if (o->verbose)
 		bpfrr_caps_print(&r->caps, o->verbose);
 
-	ret = resolve_values(r);
-	if (ret)
-		goto fail;
 	t0 = bpfrr_now_ns();
 	ret = bpfrr_plan_make(r->ir, &r->caps, o->flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0,
 			      &r->plan, err, sizeof(err));

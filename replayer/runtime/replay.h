@@ -46,6 +46,8 @@ struct bpfrr_replay {
 	int failed_call;		/* IR call index, or -1 (failure outside a call) */
 	int err;			/* -errno */
 	char error[512];		/* one line */
+	bool refused;			/* refused before anything was made (another arch or build, a
+					 * symbol this kernel lacks): error is the whole story */
 	char *log;			/* the kernel's log for the failed call, or NULL */
 	/* figures */
 	uint32_t nr_loader_runs, nr_kernel_calls, nr_user_calls;

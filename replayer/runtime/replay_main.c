@@ -341,7 +341,9 @@ int bpfrr_replay_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr replay: %s\n", r.error);
 		if (r.log)
 			fprintf(stderr, "bpfrr replay: the kernel's log:\n%s\n", r.log);
-		fprintf(stderr, "bpfrr replay: nothing was left behind\n");
+		/* a refusal (another arch or build, a missing symbol) made nothing: one line says it */
+		if (!r.refused)
+			fprintf(stderr, "bpfrr replay: nothing was left behind\n");
 		out.ops->replay(&out, ir, &r, false);
 		out.ops->end(&out);
 		bpfrr_replay_close(&r);

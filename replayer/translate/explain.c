@@ -29,8 +29,9 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 		       const struct bpfrr_explain_call *c)
 {
 	const struct bpfrr_ir_call *ic = c->ic;
+	char desc[BPFRR_IR_MAX_NAME + 64], where[BPFRR_IR_MAX_NAME + 16];
 	FILE *out = o->f;
-	uint32_t j;
+	uint32_t j, n;
 
 	fprintf(out, "%6" PRIu64 "  %-30s ", c->seq, c->name);
 	switch (c->fate) {
@@ -45,11 +46,22 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 			for (j = 0; j < ic->nr_fdrels; j++)
 				fprintf(out, "%s%u", j ? "," : " ", ic->fdrels[j].slot);
 		}
-		if (ic->nr_resolves) {
-			fprintf(out, ", looks up");
-			for (j = 0; j < ic->nr_resolves; j++)
-				fprintf(out, " %s %s", ic->resolves[j].kind == BPFRR_IR_RESOLVE_TP_ID ?
-					"tracepoint" : "PMU", ic->resolves[j].name);
+		/* a tracepoint or PMU by its file's name; a BTF id or kernel address by its symbol */
+		for (j = 0, n = 0; j < ic->nr_resolves; j++) {
+			const struct bpfrr_ir_resolve *r = &ic->resolves[j];
+
+			if (r->kind != BPFRR_IR_RESOLVE_TP_ID && r->kind != BPFRR_IR_RESOLVE_PMU_TYPE)
+				continue;
+			fprintf(out, "%s %s", n++ ? "" : ", looks up", bpfrr_ir_resolve_desc(r, desc, sizeof(desc)));
+		}
+		for (j = 0, n = 0; j < ic->nr_resolves; j++) {
+			const struct bpfrr_ir_resolve *r = &ic->resolves[j];
+
+			if (r->kind == BPFRR_IR_RESOLVE_TP_ID || r->kind == BPFRR_IR_RESOLVE_PMU_TYPE)
+				continue;
+			fprintf(out, "%s %s <- %s", n++ ? "," : ", resolves",
+				bpfrr_ir_resolve_where(ic, r, where, sizeof(where)),
+				bpfrr_ir_resolve_desc(r, desc, sizeof(desc)));
 		}
 		if (ic->result_slot >= 0) {
 			const struct bpfrr_ir_slot *s = &ir->slots[ic->result_slot];
@@ -61,6 +73,8 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 		}
 		if (c->core)
 			fprintf(out, "; %s", c->core);
+		if (ic->flags & BPFRR_IR_CALL_BUILD_BOUND)
+			fprintf(out, ", build-bound: %s", ic->bound_why);
 		fputc('\n', out);
 		break;
 	case BPFRR_EXPLAIN_PATH:
@@ -142,6 +156,17 @@ static void js_point(const struct bpfrr_explain_out *o, const struct bpfrr_expla
 	json_arr_begin(j, "calls");
 }
 
+static const char *lookup_kind(uint32_t kind)
+{
+	switch (kind) {
+	case BPFRR_IR_RESOLVE_TP_ID: return "tracepoint";
+	case BPFRR_IR_RESOLVE_PMU_TYPE: return "pmu";
+	case BPFRR_IR_RESOLVE_BTF_ID: return "btf_id";
+	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "ksym";
+	}
+	return "?";
+}
+
 static void js_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir *ir,
 		      const struct bpfrr_explain_call *c)
 {
@@ -164,12 +189,25 @@ static void js_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir *ir
 		json_arr_end(j);
 		json_arr_begin(j, "lookups");
 		for (k = 0; k < ic->nr_resolves; k++) {
+			const struct bpfrr_ir_resolve *r = &ic->resolves[k];
+			char where[BPFRR_IR_MAX_NAME + 16];
+
 			json_obj_begin(j, NULL);
-			json_str(j, "kind", ic->resolves[k].kind == BPFRR_IR_RESOLVE_TP_ID ? "tracepoint" : "pmu");
-			json_str(j, "name", ic->resolves[k].name);
+			json_str(j, "kind", lookup_kind(r->kind));
+			json_str(j, "name", r->name);
+			if (r->kind == BPFRR_IR_RESOLVE_BTF_ID || r->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
+				json_str(j, "where", bpfrr_ir_resolve_where(ic, r, where, sizeof(where)));
+				json_str(j, "module", r->module ? r->module : "");
+				if (r->kind == BPFRR_IR_RESOLVE_BTF_ID)
+					json_str(j, "btf_kind", bpfrr_ir_btf_kind_name(r->btf_kind));
+				else
+					json_i64(j, "addend", r->addend);
+			}
 			json_obj_end(j);
 		}
 		json_arr_end(j);
+		if (ic->flags & BPFRR_IR_CALL_BUILD_BOUND)
+			json_str(j, "build_bound", ic->bound_why);
 		if (ic->result_slot >= 0) {
 			const struct bpfrr_ir_slot *s = &ir->slots[ic->result_slot];
 

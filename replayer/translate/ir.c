@@ -528,6 +528,49 @@ const char *bpfrr_ir_resolve_desc(const struct bpfrr_ir_resolve *r, char *buf, s
 	return buf;
 }
 
+const char *bpfrr_ir_resolve_where(const struct bpfrr_ir_call *c, const struct bpfrr_ir_resolve *r, char *buf,
+				   size_t size)
+{
+	static const struct { uint32_t offset; const char *name; } perf_fields[] = {
+		{ 0, "type" }, { 8, "config" }, { 56, "config1" }, { 64, "config2" },
+	};
+	const struct bpfrr_cmd_desc *d;
+	const char *field = NULL;
+	uint32_t i;
+
+	if (r->buf >= 0 && (uint32_t)r->buf < c->nr_bufs) {
+		const struct bpfrr_ir_buf *b = &c->bufs[r->buf];
+		const char *path = b->path;
+
+		if (!strncmp(path, "attr.", 5))
+			path += 5;
+		if (b->content == BPFRR_CONTENT_INSNS)
+			snprintf(buf, size, "%s[%u].imm", path, r->offset / 8);
+		else
+			snprintf(buf, size, "%s[%u]", path, r->offset / (r->size ? r->size : 1));
+		return buf;
+	}
+	if (c->op == BPFRR_IR_PERF_EVENT_OPEN) {
+		for (i = 0; i < sizeof(perf_fields) / sizeof(perf_fields[0]); i++)
+			if (perf_fields[i].offset == r->offset)
+				field = perf_fields[i].name;
+	} else if (c->op == BPFRR_IR_BPF && (d = bpfrr_abi_cmd((int)c->cmd)) && d->attr) {
+		/* a BTF id field first: a union may give the bytes other names */
+		for (i = 0; i < d->attr->nr_fields && !field; i++)
+			if (d->attr->fields[i].offset == r->offset &&
+			    d->attr->fields[i].content == BPFRR_CONTENT_BTF_ID)
+				field = d->attr->fields[i].name;
+		for (i = 0; i < d->attr->nr_fields && !field; i++)
+			if (d->attr->fields[i].offset == r->offset)
+				field = d->attr->fields[i].name;
+	}
+	if (field)
+		snprintf(buf, size, "%s", field);
+	else
+		snprintf(buf, size, "attr+%u", r->offset);
+	return buf;
+}
+
 bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir)
 {
 	uint32_t i;

@@ -275,6 +275,12 @@ const char *bpfrr_ir_resolve_kind_name(uint32_t kind);
  * syscalls/sys_enter_openat", "PMU kprobe".
  */
 const char *bpfrr_ir_resolve_desc(const struct bpfrr_ir_resolve *r, char *buf, size_t size);
+/*
+ * Where a resolution's value goes, for messages: "attach_btf_id",
+ * "insns[3].imm", "link_create.kprobe_multi.addrs[1]", "config2".
+ */
+const char *bpfrr_ir_resolve_where(const struct bpfrr_ir_call *c, const struct bpfrr_ir_resolve *r, char *buf,
+				   size_t size);
 /* A BTF_KIND_* as bpftool spells it ("func", "struct", "var"), NULL for an unknown kind. */
 const char *bpfrr_ir_btf_kind_name(uint32_t btf_kind);
 

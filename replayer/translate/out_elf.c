@@ -210,11 +210,6 @@ static void put_btf_ext(struct bpfrr_buf *out, struct btf_out *bo, uint32_t prog
 
 /* --- the plan: one loader run, everything in it --------------------------------- */
 
-static const char *resolve_what(uint32_t kind)
-{
-	return kind == BPFRR_IR_RESOLVE_TP_ID ? "tracepoint id" : "PMU type";
-}
-
 /*
  * The first reason, in recorded order, the IR cannot become one loader
  * program that needs nothing from user space.
@@ -240,12 +235,23 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 		bpfrr_ir_call_name(c, name, sizeof(name));
 		if (c->nr_resolves) {
 			const struct bpfrr_ir_resolve *rs = &c->resolves[0];
+			char where[BPFRR_IR_MAX_NAME + 16], desc[BPFRR_IR_MAX_NAME + 64];
 
+			/* a BTF id or kernel address: there is no runner to look it up at load time */
+			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR)
+				return elf_fail(err, err_size, -EOPNOTSUPP,
+						"seq %llu %s: %s holds the %s of %s, which bpfrr looks up on "
+						"the replaying kernel; a libbpf tool loading an object does not, "
+						"so the elf format cannot carry it",
+						(unsigned long long)c->seq, name,
+						bpfrr_ir_resolve_where(c, rs, where, sizeof(where)),
+						bpfrr_ir_resolve_kind_name(rs->kind),
+						bpfrr_ir_resolve_desc(rs, desc, sizeof(desc)));
 			return elf_fail(err, err_size, -EOPNOTSUPP,
 					"seq %llu %s: its attr holds the %s of %s, which bpfrr looks up on "
 					"the replaying kernel; a libbpf tool loading an object does not, so "
 					"the elf format cannot carry it",
-					(unsigned long long)c->seq, name, resolve_what(rs->kind), rs->name);
+					(unsigned long long)c->seq, name, bpfrr_ir_resolve_kind_name(rs->kind), rs->name);
 		}
 		if (plan->side[i] != BPFRR_SIDE_KERNEL) {
 			bool stock = !strcmp(caps_name, "stock-6.12") || !strcmp(caps_name, "none");

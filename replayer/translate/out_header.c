@@ -36,7 +36,8 @@ _Static_assert(BPFRR_RT_OP_BPF == BPFRR_IR_BPF && BPFRR_RT_OP_PERF_EVENT_OPEN ==
 	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL, "ops");
 _Static_assert(BPFRR_RT_IN_ATTR == BPFRR_IR_IN_ATTR && BPFRR_RT_IN_ARG == BPFRR_IR_IN_ARG, "fd places");
 _Static_assert(BPFRR_RT_RESOLVE_PMU_TYPE == BPFRR_IR_RESOLVE_PMU_TYPE &&
-	       BPFRR_RT_RESOLVE_TP_ID == BPFRR_IR_RESOLVE_TP_ID, "resolutions");
+	       BPFRR_RT_RESOLVE_TP_ID == BPFRR_IR_RESOLVE_TP_ID && BPFRR_RT_RESOLVE_BTF_ID == BPFRR_IR_RESOLVE_BTF_ID &&
+	       BPFRR_RT_RESOLVE_KSYM_ADDR == BPFRR_IR_RESOLVE_KSYM_ADDR, "resolutions");
 _Static_assert(BPFRR_RT_BUF_LOG == BPFRR_IR_BUF_LOG, "buffer flags");
 _Static_assert(BPFRR_RT_ID_TYPE == BPFRR_ID_TYPE && BPFRR_RT_ID_TAG == BPFRR_ID_TAG &&
 	       BPFRR_RT_ID_NAME == BPFRR_ID_NAME && BPFRR_RT_ID_KEY_SIZE == BPFRR_ID_KEY_SIZE &&
@@ -158,17 +159,49 @@ static void put_u32s(FILE *out, const char *var, const uint32_t *v, uint32_t n)
 	fprintf(out, "\n};\n");
 }
 
-static void put_resolves(struct hw *w, const struct bpfrr_ir_call *c, uint32_t base)
+static const char *rt_resolve_kind(uint32_t kind)
+{
+	switch (kind) {
+	case BPFRR_IR_RESOLVE_PMU_TYPE: return "BPFRR_RT_RESOLVE_PMU_TYPE";
+	case BPFRR_IR_RESOLVE_TP_ID: return "BPFRR_RT_RESOLVE_TP_ID";
+	case BPFRR_IR_RESOLVE_BTF_ID: return "BPFRR_RT_RESOLVE_BTF_ID";
+	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "BPFRR_RT_RESOLVE_KSYM_ADDR";
+	}
+	return "0";
+}
+
+/*
+ * The resolutions of call c.  A user call's (lc NULL) are where the IR has
+ * them, in its attr or a buffer; a loader's in the blob (the attr at
+ * attr_off, a buffer where the loader placed it) or the user image.
+ */
+static void put_resolves(struct hw *w, const struct bpfrr_ir_call *c, const struct bpfrr_loader_call *lc)
 {
 	uint32_t i;
 
 	for (i = 0; i < c->nr_resolves; i++) {
 		const struct bpfrr_ir_resolve *rs = &c->resolves[i];
+		uint32_t offset = rs->offset;
+		int32_t buf = rs->buf;
 
-		fprintf(w->out, "\t{ %llu, %s, %u, %u, ", (unsigned long long)c->seq,
-			rs->kind == BPFRR_IR_RESOLVE_PMU_TYPE ? "BPFRR_RT_RESOLVE_PMU_TYPE" :
-			"BPFRR_RT_RESOLVE_TP_ID", base + rs->offset, rs->size);
+		if (lc && rs->buf < 0) {
+			offset += lc->attr_off;
+		} else if (lc) {
+			offset += lc->buf_off[rs->buf];
+			buf = lc->buf_area[rs->buf] == BPFRR_AREA_USER ? BPFRR_RT_IN_USER : BPFRR_RT_IN_ATTR;
+		}
+		fprintf(w->out, "\t{ .seq = %llu, .kind = %s, .offset = %u, .size = %u, .name = ",
+			(unsigned long long)c->seq, rt_resolve_kind(rs->kind), offset, rs->size);
 		put_string(w->out, rs->name);
+		fprintf(w->out, ", .buf = %d", buf);
+		if (rs->btf_kind)
+			fprintf(w->out, ", .btf_kind = %u", rs->btf_kind);
+		if (rs->addend)
+			fprintf(w->out, ", .addend = %lld", (long long)rs->addend);
+		if (rs->module && *rs->module) {
+			fprintf(w->out, ", .module = ");
+			put_string(w->out, rs->module);
+		}
 		fprintf(w->out, " },\n");
 	}
 }
@@ -265,7 +298,7 @@ static int put_loader(struct hw *w, uint32_t k, const struct bpfrr_loader *l)
 	if (nr_res) {
 		fprintf(out, "static const struct bpfrr_rt_resolve %s__l%u_resolves[%u] = {\n", w->name, k, nr_res);
 		for (i = 0; i < l->nr_calls; i++)
-			put_resolves(w, &ir->calls[l->calls[i].call], l->calls[i].attr_off);
+			put_resolves(w, &ir->calls[l->calls[i].call], &l->calls[i]);
 		fprintf(out, "};\n");
 	}
 	if (l->nr_created) {
@@ -343,7 +376,7 @@ static void put_user_call(struct hw *w, uint32_t ci)
 	if (c->nr_resolves) {
 		fprintf(out, "static const struct bpfrr_rt_resolve %s__c%u_resolves[%u] = {\n", w->name, ci,
 			c->nr_resolves);
-		put_resolves(w, c, 0);
+		put_resolves(w, c, NULL);
 		fprintf(out, "};\n");
 	}
 	fprintf(out, "static const struct bpfrr_rt_call %s__c%u = {\n", w->name, ci);

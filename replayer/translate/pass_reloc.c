@@ -13,6 +13,12 @@
  *    of a dynamic PMU type and of a tracepoint id, by the name the loader
  *    read them under (the trace's tracefs and /sys/bus/event_source reads);
  *  - ioctl() on a perf event: the request and its integer or fd argument;
+ *  - every number of the recording kernel build a call carries (a BTF id in
+ *    attach_btf_id, btf_vmlinux_value_type_id, target_btf_id or an
+ *    instruction's imm, a tracepoint id, a dynamic PMU type, a kernel
+ *    address) becomes a resolution by the name the trace's SYMBOL record
+ *    gives it; one nothing names makes the call BUILD_BOUND, with the
+ *    reason (a trace of a bpfrr without symbol records names nothing);
  *  - every fd (pass 1's refs) becomes a relocation to the slot of its
  *    object; the object a call makes becomes a slot with the recorder's
  *    identity of it (for --verify) and the KEEP flag if it had an open fd
@@ -39,6 +45,23 @@
 #define PERF_TYPE_TRACEPOINT	2
 #define PERF_TYPE_MAX		6	/* types below are fixed; others are dynamic PMUs */
 #define PERF_ATTR_SIZE_VER0	64
+#define PERF_ATTR_CONFIG2	64	/* kprobe: the address (config1 0) or the offset */
+
+/* instructions that carry a kernel BTF id in their imm */
+#define INSN_LD_IMM64		0x18	/* BPF_LD | BPF_IMM | BPF_DW */
+#define INSN_CALL		0x85	/* BPF_JMP | BPF_CALL */
+#define PSEUDO_BTF_ID		3
+#define PSEUDO_KFUNC_CALL	2
+
+/* A resolution by a SYMBOL record's name (strings point into the trace reader). */
+struct psym {
+	uint32_t kind;			/* BPFRR_IR_RESOLVE_BTF_ID, _KSYM_ADDR */
+	int32_t buf;			/* BPFRR_IR_IN_ATTR or a pbuf index */
+	uint32_t offset;
+	const char *name, *module;
+	uint32_t btf_kind;
+	int64_t addend;
+};
 
 /* A buffer being prepared for the IR. */
 struct pbuf {
@@ -59,8 +82,11 @@ struct prep {
 	uint32_t nr_bufs, cap_bufs;
 	struct bpfrr_ir_fdrel *rels;
 	uint32_t nr_rels, cap_rels;
-	struct bpfrr_ir_resolve res[4];	/* names point into t->values */
+	struct bpfrr_ir_resolve res[4];	/* names point into t->values or the reader */
 	uint32_t nr_res;
+	struct psym *syms;
+	uint32_t nr_syms, cap_syms;
+	char bound_why[200];		/* the first number nothing names: BUILD_BOUND */
 	char why[200];			/* the reason it cannot be translated */
 };
 
@@ -87,10 +113,12 @@ static void prep_free(struct prep *p)
 	free(p->bufs);
 	free(p->rels);
 	free(p->attr);
+	free(p->syms);
 	p->bufs = NULL;
 	p->rels = NULL;
 	p->attr = NULL;
-	p->nr_bufs = p->nr_rels = 0;
+	p->syms = NULL;
+	p->nr_bufs = p->nr_rels = p->nr_syms = 0;
 }
 
 /* Takes data (freed on failure). */
@@ -301,6 +329,179 @@ static int prep_rels(struct prep *p)
 	return 0;
 }
 
+/* --- numbers of the recording kernel build ---------------------------------------------- */
+
+static void bound(struct prep *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bound(struct prep *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->bound_why[0])
+		return;		/* the first reason is the one reported */
+	va_start(ap, fmt);
+	vsnprintf(p->bound_why, sizeof(p->bound_why), fmt, ap);
+	va_end(ap);
+}
+
+static int add_psym(struct prep *p, const struct psym *ps)
+{
+	if (bpfrr_grow((void **)&p->syms, &p->cap_syms, p->nr_syms + 1, sizeof(*p->syms)))
+		return -ENOMEM;
+	p->syms[p->nr_syms++] = *ps;
+	return 0;
+}
+
+/* The SYMBOL record naming value, or NULL if the trace names nothing there (then *why says so). */
+static const struct bpfrr_rec_symbol *named(const struct prep *p, uint32_t kind, uint64_t value,
+					    const char *module, const char **why)
+{
+	const struct bpfrr_rec_symbol *s;
+
+	if (!bpfrr_rt_kernel(p->t->rt)) {
+		*why = "recorded by a bpfrr without symbol records";
+		return NULL;
+	}
+	s = bpfrr_rt_symbol(p->t->rt, kind, value, module);
+	if (!s) {
+		*why = "no SYMBOL record names it";
+		return NULL;
+	}
+	if ((s->flags & BPFRR_SYM_F_UNNAMED) || !s->name || !s->name[0] ||
+	    (kind == BPFRR_SYM_BTF_ID && !s->btf_kind)) {
+		*why = "the recorder found no name for it";
+		return NULL;
+	}
+	return s;
+}
+
+/* A vmlinux BTF id at (buf, offset): a resolution by name, or the call is build-bound. */
+static int btf_id_at(struct prep *p, const char *what, int32_t buf, uint32_t offset, uint32_t id)
+{
+	const struct bpfrr_rec_symbol *s;
+	const char *why;
+
+	s = named(p, BPFRR_SYM_BTF_ID, id, "", &why);
+	if (!s) {
+		bound(p, "%s %u: %s", what, id, why);
+		return 0;
+	}
+	return add_psym(p, &(struct psym){ BPFRR_IR_RESOLVE_BTF_ID, buf, offset, s->name, "", s->btf_kind, 0 });
+}
+
+/* A kernel address at (buf, offset): symbol + offset, or NULL with *why. */
+static const struct bpfrr_rec_symbol *ksym_at(struct prep *p, int32_t buf, uint32_t offset, uint64_t addr,
+					      const char **why)
+{
+	const struct bpfrr_rec_symbol *s;
+
+	*why = NULL;
+	s = named(p, BPFRR_SYM_KSYM_ADDR, addr, NULL, why);
+	if (s && add_psym(p, &(struct psym){ BPFRR_IR_RESOLVE_KSYM_ADDR, buf, offset, s->name,
+					     s->module ? s->module : "", 0, (int64_t)s->offset }))
+		return NULL;
+	return s;
+}
+
+/*
+ * The BTF ids in the instructions: ld_imm64 BPF_PSEUDO_BTF_ID (a ksym) and
+ * kfunc calls.  One in a module's BTF names the module by an fd (the
+ * ld_imm64's second imm, an fd_array index in the call's off): such an fd
+ * is of a BTF object got by id, which is not replayed, so the call was
+ * refused already; they are left alone here.
+ */
+static int insn_btf_ids(struct prep *p)
+{
+	int32_t ib = find_pbuf(p, "attr.insns");
+	const struct pbuf *b;
+	uint32_t i, n;
+	int ret;
+
+	if (ib < 0 || !p->bufs[ib].data)
+		return 0;
+	b = &p->bufs[ib];
+	n = b->len / 8;
+	for (i = 0; i < n; i++) {
+		const uint8_t *insn = b->data + i * 8;
+		uint32_t imm, next_imm = 0;
+		int16_t off;
+		char what[48];
+
+		memcpy(&imm, insn + 4, 4);
+		memcpy(&off, insn + 2, 2);
+		snprintf(what, sizeof(what), "insns[%u].imm", i);
+		if (insn[0] == INSN_LD_IMM64 && (insn[1] >> 4) == PSEUDO_BTF_ID && i + 1 < n) {
+			memcpy(&next_imm, insn + 12, 4);
+			if (!next_imm && (ret = btf_id_at(p, what, ib, i * 8 + 4, imm)))
+				return ret;
+			i++;
+		} else if (insn[0] == INSN_CALL && (insn[1] >> 4) == PSEUDO_KFUNC_CALL && !off) {
+			if ((ret = btf_id_at(p, what, ib, i * 8 + 4, imm)))
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* An attr u32 field of c's command by name: its offset and value, false if absent or 0. */
+static bool attr_u32(const struct prep *p, const char *name, uint32_t *offset, uint32_t *value)
+{
+	const struct bpfrr_field *f = bpfrr_abi_cmd_field((int)p->cmd, name);
+
+	if (!f || f->size != 4 || (uint32_t)f->offset + 4 > p->attr_size)
+		return false;
+	memcpy(value, p->attr + f->offset, 4);
+	*offset = f->offset;
+	return *value != 0;
+}
+
+/* Every kernel BTF id and address a bpf() call carries (called once its buffers and fds are placed). */
+static int bpf_symbols(struct prep *p)
+{
+	const struct fe_call *c = p->c;
+	uint32_t off, id, i;
+	int32_t ab;
+	int ret;
+
+	switch (c->cmd) {
+	case BPFRR_CMD_PROG_LOAD:
+		/* with attach_prog_fd the id is in that program's BTF, which the replay loads too;
+		 * with attach_btf_obj_fd in a module's (not replayed, refused by its fd) */
+		if (attr_u32(p, "attach_btf_id", &off, &id) && !fe_ref_at(c, "attr.attach_prog_fd") &&
+		    !fe_ref_at(c, "attr.attach_btf_obj_fd") && (ret = btf_id_at(p, "attach_btf_id",
+										BPFRR_IR_IN_ATTR, off, id)))
+			return ret;
+		return insn_btf_ids(p);
+	case BPFRR_CMD_MAP_CREATE:
+		if (attr_u32(p, "btf_vmlinux_value_type_id", &off, &id))
+			return btf_id_at(p, "btf_vmlinux_value_type_id", BPFRR_IR_IN_ATTR, off, id);
+		return 0;
+	case BPFRR_CMD_LINK_CREATE:
+		/* 6.12 takes a target_btf_id only with a target program (its BTF): a kernel one
+		 * would come without target_fd */
+		if (!fe_ref_at(c, "attr.link_create.target_fd") &&
+		    attr_u32(p, "link_create.target_btf_id", &off, &id) &&
+		    bpfrr_abi_field_applies(bpfrr_abi_cmd_field((int)c->cmd, "link_create.target_btf_id"),
+					    bpfrr_abi_cmd_variant((int)c->cmd, p->attr, p->attr_size)))
+			return btf_id_at(p, "target_btf_id", BPFRR_IR_IN_ATTR, off, id);
+		ab = find_pbuf(p, "attr.link_create.kprobe_multi.addrs");
+		if (ab < 0 || !p->bufs[ab].data)
+			return 0;
+		for (i = 0; i + 8 <= p->bufs[ab].len; i += 8) {
+			const char *why;
+			uint64_t addr;
+
+			memcpy(&addr, p->bufs[ab].data + i, 8);
+			if (!ksym_at(p, ab, i, addr, &why)) {
+				if (!why)
+					return -ENOMEM;
+				bound(p, "kprobe_multi.addrs[%u] 0x%" PRIx64 ": %s", i / 8, addr, why);
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
 /* Does the table's refusal of c's command apply to this call? */
 static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusal *r)
 {
@@ -308,8 +509,11 @@ static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusa
 
 	if (!r->why)
 		return false;
+	/* the field as this call's variant has it: link_create.iter_info shares its bytes with
+	 * kprobe_multi.flags and .cnt */
 	if (r->field)
 		return (f = bpfrr_abi_cmd_field((int)c->cmd, r->field)) &&
+		       bpfrr_abi_field_applies(f, bpfrr_abi_cmd_variant((int)c->cmd, c->attr, c->attr_len)) &&
 		       bpfrr_abi_field_get(f, c->attr, c->attr_len);
 	return fe_obj_type(c->target) == r->target_type;
 }
@@ -348,9 +552,9 @@ static int prep_bpf(struct prep *p)
 	if (!p->attr)
 		return -ENOMEM;
 	memcpy(p->attr, c->attr, c->attr_size);
-	if ((ret = prep_bufs(p)))
+	if ((ret = prep_bufs(p)) || (ret = prep_rels(p)))
 		return ret;
-	return prep_rels(p);
+	return bpf_symbols(p);
 }
 
 /* The name a recorded read of a kernel number gave value, or NULL. */
@@ -362,6 +566,15 @@ static const char *value_name(const struct fe_trace *t, uint32_t kind, uint64_t 
 		if (t->values[i].kind == kind && t->values[i].value == value)
 			return t->values[i].name;
 	return NULL;
+}
+
+/* The name a SYMBOL record gives value, or NULL. */
+static const char *sym_name(const struct prep *p, uint32_t kind, uint64_t value)
+{
+	const char *why;
+	const struct bpfrr_rec_symbol *s = named(p, kind, value, NULL, &why);
+
+	return s ? s->name : NULL;
 }
 
 /* The IR arguments of a syscall: its parameters that have one, ints and fds sign-extended. */
@@ -410,14 +623,19 @@ static int prep_perf_event_open(struct prep *p)
 	p->op = BPFRR_IR_PERF_EVENT_OPEN;
 	sys_ir_args(p);
 
+	/* the name a SYMBOL record gives first, else the name of the file the loader read it from */
 	if (type == PERF_TYPE_TRACEPOINT) {
-		const char *tp = value_name(p->t, BPFRR_IR_RESOLVE_TP_ID, config);
+		const char *tp = sym_name(p, BPFRR_SYM_TP_ID, config);
 
+		if (!tp)
+			tp = value_name(p->t, BPFRR_IR_RESOLVE_TP_ID, config);
 		if (!tp)
 			return refuse(p, "tracepoint id %" PRIu64 ": no recorded tracefs read names it", config);
 		p->res[p->nr_res++] = (struct bpfrr_ir_resolve){ BPFRR_IR_RESOLVE_TP_ID, 8, 8, (char *)tp };
 	} else if (type >= PERF_TYPE_MAX) {
-		pmu = value_name(p->t, BPFRR_IR_RESOLVE_PMU_TYPE, type);
+		pmu = sym_name(p, BPFRR_SYM_PMU_TYPE, type);
+		if (!pmu)
+			pmu = value_name(p->t, BPFRR_IR_RESOLVE_PMU_TYPE, type);
 		if (!pmu && cfg1)	/* the recorder saw config1 as a kprobe name or uprobe path */
 			pmu = cfg1->content == BPFRR_CONTENT_PATH ? "uprobe" : "kprobe";
 		if (!pmu)
@@ -426,8 +644,18 @@ static int prep_perf_event_open(struct prep *p)
 	}
 	if (pmu && (!strcmp(pmu, "kprobe") || !strcmp(pmu, "uprobe"))) {
 		if (!config1) {
-			if (!strcmp(pmu, "kprobe"))
-				return refuse(p, "a kprobe at a kernel address, which differs from one boot to the next");
+			uint64_t addr;
+			const char *why;
+
+			memcpy(&addr, p->attr + PERF_ATTR_CONFIG2, 8);
+			/* a kprobe at a kernel address: by the symbol the recorder named it after */
+			if (!strcmp(pmu, "kprobe") && p->attr_size >= PERF_ATTR_CONFIG2 + 8 &&
+			    !ksym_at(p, BPFRR_IR_IN_ATTR, PERF_ATTR_CONFIG2, addr, &why)) {
+				if (!why)
+					return -ENOMEM;
+				return refuse(p, "a kprobe at kernel address 0x%" PRIx64 " (%s), which differs "
+					      "from one boot to the next", addr, why);
+			}
 		} else {
 			uint8_t *name;
 
@@ -672,6 +900,15 @@ static int emit(struct bpfrr_ir *ir, const struct fe_trace *t, struct prep *p)
 		if ((ret = bpfrr_ir_add_resolve(ir, (uint32_t)idx, r->kind, r->offset, r->size, r->name)) < 0)
 			return ret;
 	}
+	for (i = 0; i < p->nr_syms; i++) {
+		const struct psym *ps = &p->syms[i];
+
+		if ((ret = bpfrr_ir_add_symbol_resolve(ir, (uint32_t)idx, ps->kind, ps->buf, ps->offset, ps->name,
+						       ps->module, ps->btf_kind, ps->addend)) < 0)
+			return ret;
+	}
+	if (p->bound_why[0] && (ret = bpfrr_ir_set_build_bound(ir, (uint32_t)idx, p->bound_why)))
+		return ret;
 	if (c->result && c->result->kept && !c->result->alias_of &&
 	    (c->is_bpf ? bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len) != BPFRR_OBJ_NONE :
 	     p->op == BPFRR_IR_PERF_EVENT_OPEN)) {
@@ -710,6 +947,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			       size_t err_size)
 {
 	struct bpfrr_ir *ir = bpfrr_ir_new();
+	const struct bpfrr_rec_kernel *kernel;
 	struct fe_call **order = NULL;
 	uint32_t i, n = 0;
 	char name[64], verr[256];
@@ -723,6 +961,10 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 	if (!(ir->source = strdup(t->name)))
 		goto nomem;
 	ir->nr_recorded = t->nr_calls;
+	kernel = bpfrr_rt_kernel(t->rt);
+	if (kernel && (ret = bpfrr_ir_set_kernel(ir, kernel->release, kernel->machine, kernel->btf_size,
+						 kernel->btf_sha256)))
+		goto nomem;
 
 	order = calloc(t->nr_calls + 1, sizeof(*order));
 	if (!order)

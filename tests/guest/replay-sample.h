@@ -119,7 +119,12 @@ static inline struct bpfrr_ir *sample_ir(unsigned int flags)
 
 	if (!ir)
 		return NULL;
+	/* the machine it runs on: replay refuses a bundle of another architecture */
+#ifdef __aarch64__
+	ir->arch = 183;
+#else
 	ir->arch = 62;
+#endif
 	ir->nr_recorded = 14;
 	SAMPLE_CHECK(bpfrr_ir_add_slot(ir, BPFRR_OBJ_BTF, "btf"));
 	SAMPLE_CHECK(bpfrr_ir_add_slot(ir, BPFRR_OBJ_MAP, "map.counts"));

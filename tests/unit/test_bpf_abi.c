@@ -81,6 +81,18 @@ static bool sibling_ok(const struct bpfrr_struct_desc *d, const struct bpfrr_fie
 	return false;
 }
 
+/* A KERNEL_BTF id's module: a BTF fd field (in some variants: its bytes may name another object) */
+static bool btf_obj_field_ok(const struct bpfrr_struct_desc *d, const char *name)
+{
+	for (unsigned int i = 0; i < d->nr_fields; i++) {
+		const struct bpfrr_field *s = &d->fields[i];
+
+		if (s->name && !strcmp(s->name, name) && s->kind == BPFRR_FIELD_FD && s->fd_kind == BPFRR_OBJ_BTF)
+			return true;
+	}
+	return false;
+}
+
 START_TEST(test_table_consistent)
 {
 	struct described ds[64];
@@ -131,6 +143,13 @@ START_TEST(test_table_consistent)
 			if (f->out_len_field)
 				ck_assert_msg(sibling_ok(d, f, f->out_len_field), "%s.%s: out_len_field %s",
 					      d->name, nm, f->out_len_field);
+			if (f->btf_obj_field)
+				ck_assert_msg((f->flags & BPFRR_FIELDF_KERNEL_BTF) &&
+					      btf_obj_field_ok(d, f->btf_obj_field), "%s.%s: btf_obj_field %s",
+					      d->name, nm, f->btf_obj_field);
+			if (f->flags & BPFRR_FIELDF_KERNEL_BTF)
+				ck_assert_msg(f->content == BPFRR_CONTENT_BTF_ID && f->dir == BPFRR_DIR_IN,
+					      "%s.%s: KERNEL_BTF on a field that is no BTF id passed in", d->name, nm);
 			switch (f->len_rule) {
 			case BPFRR_LEN_FIELD:
 			case BPFRR_LEN_FIELD_REC:
@@ -2085,6 +2104,61 @@ static int stop_at_first(void *arg, const struct bpfrr_abi_buf *b)
 	return 42;
 }
 
+/*
+ * Which BTF ids of an attr name the kernel's BTF (the recorder names them,
+ * dump shows the names): attach_btf_id in vmlinux or the module BTF of
+ * attach_btf_obj_fd, but not freplace's (the target program's BTF);
+ * btf_vmlinux_value_type_id in vmlinux or value_type_btf_obj_fd's module
+ * (with BPF_F_VTYPE_BTF_OBJ_FD); the loader's own key/value type ids never.
+ */
+START_TEST(test_kernel_btf_id)
+{
+	const struct bpfrr_field *f;
+	union bpf_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_TRACING;
+	f = bpfrr_abi_cmd_field(BPF_PROG_LOAD, "attach_btf_id");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(!bpfrr_abi_kernel_btf_id(BPF_PROG_LOAD, f, &a, sizeof(a), NULL, &fd));	/* id 0 */
+	a.attach_btf_id = 51234;
+	ck_assert(bpfrr_abi_kernel_btf_id(BPF_PROG_LOAD, f, &a, sizeof(a), NULL, &fd));
+	ck_assert_int_eq(fd, -1);
+	a.attach_btf_obj_fd = 7;
+	ck_assert(bpfrr_abi_kernel_btf_id(BPF_PROG_LOAD, f, &a, sizeof(a), NULL, &fd));
+	ck_assert_int_eq(fd, 7);
+	a.prog_type = BPF_PROG_TYPE_EXT;	/* attach_prog_fd: the target program's BTF */
+	ck_assert(!bpfrr_abi_kernel_btf_id(BPF_PROG_LOAD, f, &a, sizeof(a), NULL, &fd));
+	/* an attr too short to hold the id */
+	ck_assert(!bpfrr_abi_kernel_btf_id(BPF_PROG_LOAD, f, &a, 100, NULL, &fd));
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_STRUCT_OPS;
+	a.btf_fd = 3;
+	a.btf_key_type_id = 1;
+	a.btf_value_type_id = 2;
+	a.btf_vmlinux_value_type_id = 900;
+	memcpy((char *)&a + 72, &(uint32_t){ 9 }, 4);	/* value_type_btf_obj_fd (6.9+) */
+	f = bpfrr_abi_cmd_field(BPF_MAP_CREATE, "btf_value_type_id");
+	ck_assert(!bpfrr_abi_kernel_btf_id(BPF_MAP_CREATE, f, &a, sizeof(a), NULL, &fd));
+	f = bpfrr_abi_cmd_field(BPF_MAP_CREATE, "btf_vmlinux_value_type_id");
+	ck_assert(bpfrr_abi_kernel_btf_id(BPF_MAP_CREATE, f, &a, sizeof(a), NULL, &fd));
+	ck_assert_int_eq(fd, -1);	/* without BPF_F_VTYPE_BTF_OBJ_FD the fd field is not read */
+	a.map_flags = 1U << 15;		/* BPF_F_VTYPE_BTF_OBJ_FD */
+	ck_assert(bpfrr_abi_kernel_btf_id(BPF_MAP_CREATE, f, &a, sizeof(a), NULL, &fd));
+	ck_assert_int_eq(fd, 9);
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.attach_type = BPF_TRACE_FENTRY;
+	a.link_create.target_fd = 4;
+	a.link_create.target_btf_id = 12;
+	f = bpfrr_abi_cmd_field(BPF_LINK_CREATE, "link_create.target_btf_id");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(!bpfrr_abi_kernel_btf_id(BPF_LINK_CREATE, f, &a, sizeof(a), NULL, &fd));
+}
+END_TEST
+
 START_TEST(test_cb_stops)
 {
 	struct bpf_insn insns[2] = { ins(0xb7, 0, 0, 0, 0), ins(0x95, 0, 0, 0, 0) };
@@ -2149,6 +2223,7 @@ static Suite *abi_suite(void)
 	tcase_add_test(walk, test_insns_chunks);
 	tcase_add_test(walk, test_random_attrs);
 	tcase_add_test(walk, test_cb_stops);
+	tcase_add_test(walk, test_kernel_btf_id);
 	suite_add_tcase(s, walk);
 	return s;
 }

@@ -89,6 +89,24 @@ static uint8_t *synth_bytes(bool with_end, size_t *len)
 	return buf;
 }
 
+/* The synthetic 1.1 trace with KERNEL and SYMBOL records. */
+static uint8_t *portable_bytes(size_t *len)
+{
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_portable_trace(dup(fd)), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
 /* First line where two texts differ, for a readable failure. */
 static void first_difference(const char *a, const char *b, char *msg, size_t size)
 {
@@ -194,6 +212,33 @@ START_TEST(summary_output)
 }
 END_TEST
 
+/*
+ * A 1.1 trace: the recording kernel in the header and the summaries, the
+ * names beside attach_btf_id, the kfunc and ksym insns, the tracepoint
+ * config, the PMU type and kprobe address, the kprobe_multi addresses; an
+ * unnamed tracepoint id shown as such; JSON's "symbols" and "kernel".
+ */
+START_TEST(portable_output)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	size_t len;
+	uint8_t *t = portable_bytes(&len);
+
+	golden("portable.text", t, len, "portable.trace", &o, 0);
+	o.verbose = true;
+	golden("portable.verbose", t, len, "portable.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.json = true;
+	golden("portable.json", t, len, "portable.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.summary = true;
+	golden("portable.summary", t, len, "portable.trace", &o, 0);
+	o.json = true;
+	golden("portable.summary-json", t, len, "portable.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
 START_TEST(filters)
 {
 	struct bpfrr_dump_opts o = { .no_insns = true, .nr_cmds = 1, .cmds = { 5 } };
@@ -273,7 +318,7 @@ START_TEST(perf_attr_bits)
 		text = NULL;
 		f = open_memstream(&text, &text_len);
 		ck_assert_ptr_nonnull(f);
-		dump_perf_attr_text(f, &a, sizeof(a), "");
+		dump_perf_attr_text(f, &a, sizeof(a), "", NULL);
 		fclose(f);
 		snprintf(want, sizeof(want), "bits: %s%s (%#llx)\n", cases[i].name,
 			 !strcmp(cases[i].name, "precise_ip") ? "=1" : "", (unsigned long long)word);
@@ -577,6 +622,7 @@ static Suite *dump_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, text_output);
+	tcase_add_test(tc, portable_output);
 	tcase_add_test(tc, json_output);
 	tcase_add_test(tc, summary_output);
 	tcase_add_test(tc, filters);

@@ -25,6 +25,7 @@
 #include "../data/synth_trace.h"
 #include "bpfrr.h"
 #include "fdmodel.h"
+#include "frame.h"
 
 #define TID	100
 #define CHILD	102
@@ -1187,6 +1188,199 @@ START_TEST(driver_on_the_dump_trace)
 }
 END_TEST
 
+/* --- a 1.1 trace: numbers of the recording kernel build by name ------------------------------- */
+
+static uint8_t *portable_bytes(size_t *len)
+{
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_portable_trace(dup(fd)), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
+/*
+ * Hides records of a trace from its readers (type 99, a newer minor's, is
+ * skipped): those of type, or with needle in their payload if needle is set.
+ */
+static void hide_records(uint8_t *t, size_t len, uint32_t type, const char *needle)
+{
+	size_t off = 16;
+
+	while (off + 12 <= len) {
+		uint32_t ty, n, crc;
+
+		memcpy(&ty, t + off, 4);
+		memcpy(&n, t + off + 4, 4);
+		if (ty == type && (!needle || memmem(t + off + 12, n, needle, strlen(needle)))) {
+			ty = 99;
+			memcpy(t + off, &ty, 4);
+			crc = bpfrr_crc32c(0, t + off, 8);
+			crc = bpfrr_crc32c(crc, t + off + 12, n);
+			memcpy(t + off + 8, &crc, 4);
+		}
+		off += (12 + n + 7) & ~(size_t)7;
+	}
+}
+
+static struct bpfrr_ir *translate_bytes(uint8_t *t, size_t len, bool skip, char **text)
+{
+	struct bpfrr_frontend_opts o = { .skip_untranslatable = skip };
+	struct bpfrr_frontend_result res;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_ir *ir;
+	size_t text_len;
+	char err[512];
+
+	o.explain = open_memstream(text, &text_len);
+	r = bpfrr_trace_open_mem(t, len, "portable.trace", 0, NULL);
+	ck_assert_ptr_nonnull(r);
+	ir = bpfrr_frontend_translate_reader(r, &o, &res, err, sizeof(err));
+	fclose(o.explain);
+	ck_assert_msg(ir, "%s", err);
+	bpfrr_trace_reader_close(r);
+	return ir;
+}
+
+static const struct bpfrr_ir_call *ir_call_seq(const struct bpfrr_ir *ir, uint64_t seq)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (ir->calls[i].seq == seq)
+			return &ir->calls[i];
+	ck_abort_msg("no IR call of seq %llu", (unsigned long long)seq);
+	return NULL;
+}
+
+static void assert_resolve(const struct bpfrr_ir_call *c, uint32_t i, uint32_t kind, int32_t buf, uint32_t offset,
+			   const char *name, const char *module, uint32_t btf_kind, int64_t addend)
+{
+	const struct bpfrr_ir_resolve *r;
+
+	ck_assert_uint_gt(c->nr_resolves, i);
+	r = &c->resolves[i];
+	ck_assert_uint_eq(r->kind, kind);
+	ck_assert_int_eq(r->buf, buf);
+	ck_assert_uint_eq(r->offset, offset);
+	ck_assert_str_eq(r->name, name);
+	ck_assert_pstr_eq(r->module, module);
+	ck_assert_uint_eq(r->btf_kind, btf_kind);
+	ck_assert_int_eq(r->addend, addend);
+}
+
+START_TEST(reloc_symbols)
+{
+	size_t len;
+	uint8_t *t = portable_bytes(&len);
+	const struct bpfrr_ir_call *c;
+	struct bpfrr_ir *ir;
+	char *text = NULL;
+	uint32_t i;
+
+	ir = translate_bytes(t, len, false, &text);
+	ck_assert_uint_eq(ir->kernel.known, 1);
+	ck_assert_str_eq(ir->kernel.release, "6.12.0-bpfrr");
+	ck_assert_str_eq(ir->kernel.machine, "x86_64");
+	ck_assert_uint_eq(ir->kernel.btf_size, 5912345);
+	ck_assert_uint_eq(ir->kernel.btf_sha256[1], 0x11);
+
+	/* the fentry program: attach_btf_id, the kfunc call (insn 0), the ksym (insn 1) */
+	c = ir_call_seq(ir, 1);
+	ck_assert_uint_eq(c->nr_resolves, 3);
+	ck_assert(!(c->flags & BPFRR_IR_CALL_BUILD_BOUND));
+	assert_resolve(c, 0, BPFRR_IR_RESOLVE_BTF_ID, BPFRR_IR_IN_ATTR, 108, "vfs_read", "", BTF_KIND_FUNC, 0);
+	assert_resolve(c, 1, BPFRR_IR_RESOLVE_BTF_ID, 0, 4, "bpf_rcu_read_lock", "", BTF_KIND_FUNC, 0);
+	assert_resolve(c, 2, BPFRR_IR_RESOLVE_BTF_ID, 0, 12, "bpf_prog_active", "", BTF_KIND_VAR, 0);
+	explain_has(text, 1, "BPF_PROG_LOAD", "kept: call 0, resolves attach_btf_id <- func vfs_read, "
+		    "insns[0].imm <- func bpf_rcu_read_lock, insns[1].imm <- var bpf_prog_active, makes slot 0 "
+		    "prog.read_entry (alive at the replay point)");
+	/* the tracepoint by its SYMBOL record (the trace read no tracefs file) */
+	c = ir_call_seq(ir, 2);
+	ck_assert_uint_eq(c->nr_resolves, 1);
+	ck_assert_uint_eq(c->resolves[0].kind, BPFRR_IR_RESOLVE_TP_ID);
+	ck_assert_str_eq(c->resolves[0].name, "syscalls/sys_enter_openat");
+	/* the kprobe at a kernel address: the PMU and the symbol + offset */
+	c = ir_call_seq(ir, 4);
+	ck_assert_uint_eq(c->nr_resolves, 2);
+	ck_assert_str_eq(c->resolves[0].name, "kprobe");
+	assert_resolve(c, 1, BPFRR_IR_RESOLVE_KSYM_ADDR, BPFRR_IR_IN_ATTR, 64, "do_sys_openat2", "", 0, 0x10);
+	ck_assert_msg(strstr(text, "looks up PMU kprobe, resolves config2 <- ksym do_sys_openat2+0x10,"), "%s",
+		      text);
+	/* kprobe_multi by addresses, one in a module */
+	c = ir_call_seq(ir, 5);
+	ck_assert_uint_eq(c->nr_resolves, 2);
+	for (i = 0; i < c->nr_bufs; i++)
+		if (!strcmp(c->bufs[i].path, "attr.link_create.kprobe_multi.addrs"))
+			break;
+	ck_assert_uint_lt(i, c->nr_bufs);
+	assert_resolve(c, 0, BPFRR_IR_RESOLVE_KSYM_ADDR, (int32_t)i, 0, "do_sys_openat2", "", 0, 0x10);
+	assert_resolve(c, 1, BPFRR_IR_RESOLVE_KSYM_ADDR, (int32_t)i, 8, "nf_conntrack_in", "nf_conntrack", 0, 0);
+	ck_assert_msg(strstr(text, "resolves link_create.kprobe_multi.addrs[0] <- ksym do_sys_openat2+0x10, "
+			     "link_create.kprobe_multi.addrs[1] <- ksym nf_conntrack_in [nf_conntrack]"), "%s", text);
+	ck_assert_int_eq(bpfrr_ir_first_build_bound(ir), -1);
+	bpfrr_ir_free(ir);
+	free(text);
+	text = NULL;
+
+	/* a BTF id no SYMBOL record names: the load replays only on its own build */
+	hide_records(t, len, BPFRR_REC_SYMBOL, "bpf_rcu_read_lock");
+	ir = translate_bytes(t, len, false, &text);
+	c = ir_call_seq(ir, 1);
+	ck_assert_uint_eq(c->nr_resolves, 2);
+	ck_assert(c->flags & BPFRR_IR_CALL_BUILD_BOUND);
+	ck_assert_str_eq(c->bound_why, "insns[0].imm 60001: no SYMBOL record names it");
+	ck_assert_msg(strstr(text, "build-bound: insns[0].imm 60001: no SYMBOL record names it\n"), "%s", text);
+	bpfrr_ir_free(ir);
+	free(text);
+	text = NULL;
+
+	/* a kernel address nothing names: a kprobe by address is refused (boot-specific), a
+	 * kprobe_multi address is build-bound */
+	hide_records(t, len, BPFRR_REC_SYMBOL, "do_sys_openat2");
+	ir = translate_bytes(t, len, true, &text);
+	explain_has(text, 4, "perf_event_open", "SKIPPED: untranslatable: a kprobe at kernel address "
+		    "0xffffffff81234560 (no SYMBOL record names it), which differs from one boot to the next");
+	c = ir_call_seq(ir, 5);
+	ck_assert_uint_eq(c->nr_resolves, 1);
+	ck_assert_str_eq(c->bound_why, "kprobe_multi.addrs[0] 0xffffffff81234560: no SYMBOL record names it");
+	bpfrr_ir_free(ir);
+	free(text);
+	free(t);
+	text = NULL;
+
+	/* a trace of a bpfrr without symbol records (1.0): names nothing */
+	t = portable_bytes(&len);
+	hide_records(t, len, BPFRR_REC_KERNEL, NULL);
+	hide_records(t, len, BPFRR_REC_SYMBOL, NULL);
+	ir = translate_bytes(t, len, true, &text);
+	ck_assert_uint_eq(ir->kernel.known, 0);
+	ck_assert(!bpfrr_ir_has_resolve(ir, BPFRR_IR_RESOLVE_BTF_ID));
+	ck_assert(!bpfrr_ir_has_resolve(ir, BPFRR_IR_RESOLVE_KSYM_ADDR));
+	c = ir_call_seq(ir, 1);
+	ck_assert_str_eq(c->bound_why, "attach_btf_id 51234: recorded by a bpfrr without symbol records");
+	c = ir_call_seq(ir, 5);
+	ck_assert_str_eq(c->bound_why, "kprobe_multi.addrs[0] 0xffffffff81234560: recorded by a bpfrr without "
+			 "symbol records");
+	/* as before symbol records: a tracepoint or a PMU no read names is refused */
+	explain_has(text, 2, "perf_event_open", "SKIPPED: untranslatable: tracepoint id 585: no recorded tracefs "
+		    "read names it");
+	explain_has(text, 4, "perf_event_open", "SKIPPED: untranslatable: perf event type 8: a dynamic PMU no "
+		    "recorded read names");
+	bpfrr_ir_free(ir);
+	free(text);
+	free(t);
+}
+END_TEST
+
 /*
  * Garbage inside well-framed records (checksums not checked): every byte of
  * two traces flipped in turn.  The translator must refuse or translate, never
@@ -1407,6 +1601,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_fds_in_map_values);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
 	tcase_add_test(tc, driver_on_the_dump_trace);
+	tcase_add_test(tc, reloc_symbols);
 	tcase_add_test(tc, survives_garbage_in_records);
 	tcase_add_test(tc, cli_exit_statuses);
 	tcase_add_test(tc, recorded_traces);

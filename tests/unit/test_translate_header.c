@@ -148,6 +148,13 @@ START_TEST(btf_scan_on_vmlinux)
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name;
 
+		/* a BTF_ID resolution's kinds: the scan agrees with libbpf on those too */
+		if (btf_kind(t) == BTF_KIND_VAR || btf_kind(t) == BTF_KIND_STRUCT) {
+			name = btf__name_by_offset(btf, t->name_off);
+			if (name[0] && !(id % 89))
+				ck_assert_int_eq(bpfrr_rt_btf_find(data, len, name, btf_kind(t)),
+						 btf__find_by_name_kind(btf, name, btf_kind(t)));
+		}
 		if (btf_kind(t) != BTF_KIND_FUNC || (id % 97 && id != n - 1))
 			continue;
 		name = btf__name_by_offset(btf, t->name_off);
@@ -173,17 +180,23 @@ START_TEST(resolutions_checked)
 {
 	uint8_t attr[16] = { 0 };
 	struct bpfrr_rt_resolve rs = { .seq = 7, .kind = BPFRR_RT_RESOLVE_TP_ID, .offset = 12, .size = 8,
-				       .name = "syscalls/sys_enter_openat" };
+				       .name = "syscalls/sys_enter_openat", .buf = BPFRR_RT_IN_ATTR };
 	uint64_t seq = 0;
 
 	/* out of the attr: refused before any file is read */
-	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), &rs, 1, &seq), -EINVAL);
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	ck_assert_uint_eq(seq, 7);
 	rs.offset = 8;
 	rs.size = 3;
 	seq = 0;
-	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), &rs, 1, &seq), -EINVAL);
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	ck_assert_uint_eq(seq, 7);
+	/* in a user image the loader does not have; in a buffer (loaders have none) */
+	rs.size = 8;
+	rs.buf = BPFRR_RT_IN_USER;
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
+	rs.buf = 0;
+	ck_assert_int_eq(bpfrr_rt_apply_resolves(attr, sizeof(attr), NULL, 0, &rs, 1, &seq), -EINVAL);
 	/* names that would leave tracefs or sysfs */
 	{
 		char where[64];

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * record_symbols.h - what the recording kernel's numbers name: the symbol
+ * table behind the recorder's KERNEL and SYMBOL records (record_symbols.c).
+ *
+ * Everything is read from files, never through bpf(): vmlinux and module
+ * BTF (/sys/kernel/btf), the tracepoint ids (tracefs events/CAT/NAME/id),
+ * the PMU types (/sys/bus/event_source/devices/NAME/type), /proc/kallsyms
+ * and the build id note (/sys/kernel/notes).  Each source is read once, on
+ * the first number that needs it, so a load that carries none costs
+ * nothing.  The roots are injectable for the unit tests.
+ */
+#ifndef BPFRR_RECORD_SYMBOLS_H
+#define BPFRR_RECORD_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* Where the table reads from; a NULL member: the system's path. */
+struct rec_symtab_roots {
+	const char *btf;		/* "/sys/kernel/btf": vmlinux and one file per module */
+	const char *notes;		/* "/sys/kernel/notes" */
+	const char *tracefs;		/* "/sys/kernel/tracing" (then /sys/kernel/debug/tracing) */
+	const char *pmus;		/* "/sys/bus/event_source/devices" */
+	const char *kallsyms;		/* "/proc/kallsyms" */
+};
+
+struct rec_symtab;
+
+/* NULL roots: the system's.  NULL on ENOMEM. */
+struct rec_symtab *rec_symtab_new(const struct rec_symtab_roots *roots);
+void rec_symtab_free(struct rec_symtab *st);
+
+/*
+ * The running kernel's build identity (uname, the size and SHA-256 of
+ * vmlinux BTF, the GNU build id); its strings stay in st.
+ */
+void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k);
+
+/* A kernel BTF object the recorder identified: its id and name ("vmlinux", a module). 0 or -ENOMEM. */
+int rec_symtab_btf_object(struct rec_symtab *st, uint32_t id, const char *name);
+/* The name of BTF object id, or NULL if the recorder never identified it. */
+const char *rec_symtab_btf_object_name(const struct rec_symtab *st, uint32_t id);
+
+/*
+ * What value of kind (enum bpfrr_sym_kind) names on this kernel, into *sym
+ * (seq left 0; strings stay in st).  module: for BTF_ID the module whose
+ * BTF holds the id ("" vmlinux, NULL: a module the recorder could not
+ * learn, written as "?"); ignored for the other kinds.  btf_obj_id: the
+ * id of that BTF object if known, else 0.  A number nothing names gets
+ * BPFRR_SYM_F_UNNAMED and name "".
+ */
+void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const char *module,
+		     uint32_t btf_obj_id, struct bpfrr_rec_symbol *sym);
+
+/*
+ * The first time (kind, value, module) is asked: 1 (and it is remembered),
+ * else 0; -ENOMEM.  module as for rec_symtab_name().
+ */
+int rec_symtab_first(struct rec_symtab *st, uint32_t kind, uint64_t value, const char *module);
+
+#endif /* BPFRR_RECORD_SYMBOLS_H */
