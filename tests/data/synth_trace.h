@@ -396,7 +396,7 @@ static uint64_t synth_perf_open(struct synth *s, uint32_t type, uint64_t config,
  * (one tracepoint id nothing named), a kprobe_multi link by addresses.
  * Returns 0 or -errno.
  */
-static int synth_portable_trace(int fd)
+static __attribute__((unused)) int synth_portable_trace(int fd)
 {
 	static const char *const argv[] = { "./loader" };
 	static const uint8_t btf_sha[32] = {

@@ -137,6 +137,29 @@ int main(int argc, char **argv)
 			       rec.end.flags, (unsigned long long)rec.end.nr_bpf_calls,
 			       (unsigned long long)rec.end.nr_syscalls);
 			break;
+		case BPFRR_REC_KERNEL: {
+			const struct bpfrr_rec_kernel *k = &rec.kernel;
+			int i;
+
+			printf("KERNEL flags=%#x btf_size=%u btf_sha256=", k->flags, k->btf_size);
+			for (i = 0; i < 32; i++)
+				printf("%02x", k->btf_sha256[i]);
+			print_str("release", k->release);
+			print_str("machine", k->machine);
+			print_str("build_id", k->build_id);
+			print_str("version", k->version);
+			break;
+		}
+		case BPFRR_REC_SYMBOL: {
+			const struct bpfrr_rec_symbol *s = &rec.symbol;
+
+			printf("SYMBOL seq=%llu kind=%u flags=%#x value=%llu btf_kind=%u btf_obj_id=%u offset=%llu",
+			       (unsigned long long)s->seq, s->kind, s->flags, (unsigned long long)s->value,
+			       s->btf_kind, s->btf_obj_id, (unsigned long long)s->offset);
+			print_str("name", s->name);
+			print_str("module", s->module);
+			break;
+		}
 		case BPFRR_REC_BLOB:
 			continue;
 		default:

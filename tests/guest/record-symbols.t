@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# What the recording kernel's numbers name (issue 11, docs/recorder.md "Kernel
+# build and symbols"): runqlat (tp_btf/fentry programs: attach_btf_id) and
+# opensnoop (tracepoints through perf_event_open: config) recorded here.  The
+# trace's KERNEL record is this kernel (release, machine, size and SHA-256 of
+# its vmlinux BTF); every SYMBOL comes before the first call that carries its
+# number; each attach_btf_id is named as bpftool names that id in this
+# kernel's BTF, each tracepoint config as the tracefs event whose id file
+# holds it; and bpfrr dump shows those names beside the numbers.
+. "$(dirname "$0")/record-lib.sh"
+
+# symbols_before_calls TXT: every SYMBOL precedes the call of its seq, which exists
+symbols_before_calls() {
+	awk '
+		function seq_of(line,    s) { s = line; sub(/.* seq=/, "", s); sub(/ .*/, "", s); return s }
+		/^(BPF_CALL|SYSCALL) / { called[seq_of($0)] = 1 }
+		/^SYMBOL / { s = seq_of($0); if (s in called) { print "SYMBOL of call " s " written after it"; bad = 1 }
+			     want[s] = 1 }
+		END { for (s in want) if (!(s in called)) { print "SYMBOL of call " s ", which is not in the trace"; bad = 1 }
+		      exit bad }' "$1"
+}
+
+# --- runqlat: kernel BTF ids ----------------------------------------------------------------
+record_cmd rq.trace rq.out runqlat 1 1
+rc=$?
+[ "$rc" = 0 ] || fail "bpfrr record -- runqlat 1 1 exited $rc: $(tail -3 rq.out.err)"
+txt=rq.trace.txt
+
+[ "$(grep -c '^KERNEL ' "$txt")" = 1 ] || fail "runqlat: not one KERNEL record"
+kline=$(grep '^KERNEL ' "$txt")
+case "$kline" in
+*" release=$(uname -r) "*" machine=$(uname -m) "*) ;;
+*) fail "KERNEL record is not this kernel ($(uname -r) $(uname -m)): $kline" ;;
+esac
+size=$(wc -c </sys/kernel/btf/vmlinux)
+case "$kline" in
+*" btf_size=$size "*) ;;
+*) fail "KERNEL btf_size is not the $size bytes of /sys/kernel/btf/vmlinux: $kline" ;;
+esac
+if command -v sha256sum >/dev/null 2>&1; then
+	sha=$(sha256sum /sys/kernel/btf/vmlinux | cut -d' ' -f1)
+	case "$kline" in
+	*" btf_sha256=$sha "*) ;;
+	*) fail "KERNEL btf_sha256 is not $sha: $kline" ;;
+	esac
+fi
+out=$(symbols_before_calls "$txt") || fail "runqlat: $out"
+grep -q '^SYMBOL .* kind=1 flags=0x1 ' "$txt" &&
+	fail "runqlat: BTF ids the recorder could not name: $(grep '^SYMBOL .* kind=1 flags=0x1 ' "$txt" | head -3)"
+
+"$BPFRR" dump rq.trace >rq.dump 2>rq.dump.err || fail "bpfrr dump rq.trace failed: $(cat rq.dump.err)"
+grep -q "^# kernel build: $(uname -r) " rq.dump || fail "dump header has no '# kernel build: $(uname -r) ...' line"
+grep -E '^    attach_btf_id: [1-9][0-9]*( |$)' rq.dump >rq.ids
+[ -s rq.ids ] || fail "runqlat: no load with an attach_btf_id in the dump"
+grep -Ev '^    attach_btf_id: [1-9][0-9]* \([a-z_]+ [A-Za-z0-9_]+\)$' rq.ids >rq.unnamed
+[ -s rq.unnamed ] && fail "runqlat: attach_btf_id without its name in the dump: $(head -3 rq.unnamed)"
+
+# the names are this kernel's: bpftool reads the same BTF on its own
+if bpftool btf dump file /sys/kernel/btf/vmlinux >vmlinux.btf 2>vmlinux.btf.err; then
+	sort -u rq.ids | sed 's/^ *attach_btf_id: \([0-9]*\) (\([a-z_]*\) \([A-Za-z0-9_]*\))$/\1 \2 \3/' |
+	while read -r id kind name; do
+		KIND=$(echo "$kind" | tr a-z A-Z)
+		grep -q "^\[$id\] $KIND '$name'" vmlinux.btf ||
+			echo "id $id: dump says $kind $name, bpftool: $(grep "^\[$id\] " vmlinux.btf)"
+	done >rq.wrong
+	[ -s rq.wrong ] && fail "runqlat: names that are not this kernel's: $(head -3 rq.wrong)"
+	pass "runqlat: $(sort -u rq.ids | wc -l) attach_btf_ids named as bpftool names them, e.g. $(head -1 rq.ids | sed 's/^ *//')"
+else
+	fail "bpftool btf dump file /sys/kernel/btf/vmlinux failed: $(head -3 vmlinux.btf.err)"
+fi
+
+# --- opensnoop: tracepoint ids --------------------------------------------------------------
+record_cmd os.trace os.out timeout -s INT 3 opensnoop
+rc=$?
+[ "$rc" = 0 ] || fail "bpfrr record -- timeout -s INT 3 opensnoop exited $rc: $(tail -3 os.out.err)"
+out=$(symbols_before_calls os.trace.txt) || fail "opensnoop: $out"
+tracefs=/sys/kernel/tracing
+[ -d "$tracefs/events/syscalls" ] || tracefs=/sys/kernel/debug/tracing
+enter=$(cat "$tracefs/events/syscalls/sys_enter_openat/id" 2>/dev/null)
+[ -n "$enter" ] || fail "no $tracefs/events/syscalls/sys_enter_openat/id to check against"
+grep -q "^SYMBOL .* kind=2 flags=0 value=$enter .* name=syscalls/sys_enter_openat " os.trace.txt ||
+	fail "opensnoop: no SYMBOL naming tracepoint id $enter syscalls/sys_enter_openat"
+"$BPFRR" dump os.trace >os.dump 2>os.dump.err || fail "bpfrr dump os.trace failed: $(cat os.dump.err)"
+grep -q "^        config: $enter (syscalls/sys_enter_openat)$" os.dump ||
+	fail "opensnoop: dump does not show 'config: $enter (syscalls/sys_enter_openat)'"
+# every tracepoint config the dump shows is named as tracefs names it
+grep -E '^        config: [0-9]+ \([a-z0-9_]+/[a-z0-9_]+\)$' os.dump | sort -u |
+sed 's/^ *config: \([0-9]*\) (\(.*\))$/\1 \2/' | while read -r id name; do
+	[ "$(cat "$tracefs/events/$name/id" 2>/dev/null)" = "$id" ] || echo "$id $name"
+done >os.wrong
+[ -s os.wrong ] && fail "opensnoop: tracepoint names that are not this kernel's: $(head -3 os.wrong)"
+pass "opensnoop: $(grep -c '^SYMBOL .* kind=2 ' os.trace.txt) tracepoint ids named, e.g. config: $enter (syscalls/sys_enter_openat)"
+finish
