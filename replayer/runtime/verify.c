@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -27,11 +26,9 @@
 #include "bpf_abi.h"
 #include "core_reloc.h"
 #include "exec.h"
+#include "kernel_build.h"
 #include "prog_tag.h"
 #include "replay.h"
-#include "sha256.h"
-
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 static int get_info(int fd, void *info, uint32_t len)
 {
@@ -169,7 +166,7 @@ static int load_vmlinux(struct table *t)
 {
 	if (t->vmlinux || t->target_err)
 		return t->target_err;
-	t->target_err = read_all(VMLINUX_BTF, &t->vmlinux, &t->vmlinux_len);
+	t->target_err = read_all(BPFRR_VMLINUX_BTF, &t->vmlinux, &t->vmlinux_len);
 	return t->target_err;
 }
 
@@ -184,38 +181,34 @@ static struct btf *target_btf(struct table *t)
 }
 
 /*
- * Same build as the recording (release, BTF size and SHA-256, as
- * ir.h defines it)?  Sets tot.build and, for another build, a note.
+ * Same build as the recording (kernel_build.h: release, BTF size and
+ * SHA-256)?  Sets tot.build and, for another build, a note saying how.
  */
 static void which_build(struct table *t)
 {
 	const struct bpfrr_ir_kernel *k = &t->r->ir->kernel;
-	struct utsname u;
-	uint8_t sha[BPFRR_SHA256_LEN];
-	const char *differs = NULL;
+	struct bpfrr_kernel_build run;
+	const char *differs;
 
 	if (!k->known) {
 		t->tot.build = BPFRR_VERIFY_NO_IDENTITY;
 		return;
 	}
-	if (uname(&u))
-		memset(&u, 0, sizeof(u));
-	if (!k->release || strcmp(k->release, u.release))
-		differs = "release differs";
-	else if (load_vmlinux(t) ? k->btf_size != 0 : k->btf_size != t->vmlinux_len)
-		differs = "BTF size differs";
-	else if (k->btf_size) {
-		bpfrr_sha256(t->vmlinux, t->vmlinux_len, sha);
-		if (memcmp(sha, k->btf_sha256, sizeof(sha)))
-			differs = "BTF differs";
-	}
-	if (!differs) {
+	if (bpfrr_rt_same_build(t->r->ir)) {
 		t->tot.build = BPFRR_VERIFY_SAME_BUILD;
 		return;
 	}
 	t->tot.build = BPFRR_VERIFY_OTHER_BUILD;
+	if (bpfrr_kernel_build_running(&run))
+		differs = "its build cannot be read";
+	else if (!k->release || strcmp(k->release, run.release))
+		differs = "release differs";
+	else if (k->btf_size != run.btf_size)
+		differs = "BTF size differs";
+	else
+		differs = "BTF differs";
 	snprintf(t->tot.build_note, sizeof(t->tot.build_note), "recorded on %s (%s), running %s: %s",
-		 k->release ? k->release : "?", k->machine ? k->machine : "?", u.release, differs);
+		 k->release ? k->release : "?", k->machine ? k->machine : "?", run.release, differs);
 }
 
 static int buf_index(const struct bpfrr_ir_call *c, const char *path)
@@ -324,7 +317,7 @@ static int expected_tag(struct table *t, uint32_t slot, uint8_t tag[BPFRR_PROG_T
 			goto fail;
 		}
 		if (!target_btf(t)) {
-			snprintf(why, why_size, "unknown (%s: %s)", VMLINUX_BTF, strerror(-t->target_err));
+			snprintf(why, why_size, "unknown (%s: %s)", BPFRR_VMLINUX_BTF, strerror(-t->target_err));
 			btf__free(local);
 			goto fail;
 		}
