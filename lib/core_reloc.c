@@ -19,6 +19,13 @@
 #include "core_reloc.h"
 
 #define SPEC_MAX_LEN	64		/* accessors in one access string (the kernel's limit) */
+/*
+ * How deep the kernel follows function prototypes and members when it
+ * compares types (kernel/bpf/btf.c; libbpf allows 32): the kernel is the one
+ * that relocates at replay, so its limits are the ones that count.
+ */
+#define KERNEL_COMPAT_DEPTH	2
+#define KERNEL_MATCH_DEPTH	2
 #define POISON_IMM	195896080	/* 0xbad2310: "bad relo", an invalid helper id */
 
 static const char *const kind_names[] = {
@@ -44,7 +51,7 @@ const char *bpfrr_core_kind_name(uint32_t kind)
 
 bool bpfrr_core_kind_supported(uint32_t kind)
 {
-	return kind <= BPF_CORE_ENUMVAL_VALUE;
+	return kind <= BPF_CORE_TYPE_MATCHES;
 }
 
 static bool is_field_kind(uint32_t kind)
@@ -54,7 +61,7 @@ static bool is_field_kind(uint32_t kind)
 
 static bool is_type_kind(uint32_t kind)
 {
-	return kind >= BPF_CORE_TYPE_ID_LOCAL && kind <= BPF_CORE_TYPE_SIZE;
+	return (kind >= BPF_CORE_TYPE_ID_LOCAL && kind <= BPF_CORE_TYPE_SIZE) || kind == BPF_CORE_TYPE_MATCHES;
 }
 
 static bool is_enumval_kind(uint32_t kind)
@@ -440,6 +447,149 @@ static int types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb
 	return -EINVAL;
 }
 
+/* Names agree for TYPE_MATCHES: an anonymous target matches an anonymous local only. */
+static bool names_match(const struct btf *lb, uint32_t loff, const struct btf *tb, uint32_t toff)
+{
+	const char *ln = name_of(lb, loff), *tn = name_of(tb, toff);
+
+	if (empty(tn))
+		return empty(ln);
+	return ln && same_essential(ln, tn);
+}
+
+/* Every local enumerator has a namesake in the target, and the sizes agree. */
+static int enums_match(const struct btf *lb, const struct btf_type *lt, const struct btf *tb,
+		       const struct btf_type *tt)
+{
+	int i, j, ln = btf_vlen(lt), tn = btf_vlen(tt);
+
+	if (lt->size != tt->size || ln > tn)
+		return 0;
+	for (i = 0; i < ln; i++) {
+		uint32_t loff = btf_is_enum(lt) ? btf_enum(lt)[i].name_off : btf_enum64(lt)[i].name_off;
+
+		for (j = 0; j < tn; j++) {
+			uint32_t toff = btf_is_enum(tt) ? btf_enum(tt)[j].name_off : btf_enum64(tt)[j].name_off;
+
+			if (names_match(lb, loff, tb, toff))
+				break;
+		}
+		if (j == tn)
+			return 0;
+	}
+	return 1;
+}
+
+static int types_match(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid, bool behind_ptr,
+		       int level);
+
+/* Every local member has a namesake in the target whose type matches. */
+static int composites_match(const struct btf *lb, const struct btf_type *lt, const struct btf *tb,
+			    const struct btf_type *tt, bool behind_ptr, int level)
+{
+	const struct btf_member *lm = btf_members(lt);
+	int i, j, ln = btf_vlen(lt), tn = btf_vlen(tt), ret;
+
+	if (ln > tn)
+		return 0;
+	for (i = 0; i < ln; i++, lm++) {
+		const struct btf_member *tm = btf_members(tt);
+
+		for (j = 0; j < tn; j++, tm++) {
+			if (!names_match(lb, lm->name_off, tb, tm->name_off))
+				continue;
+			ret = types_match(lb, lm->type, tb, tm->type, behind_ptr, level - 1);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				break;
+		}
+		if (j == tn)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * TYPE_MATCHES: stricter than compatibility (names, sizes, signedness,
+ * array lengths, members by name), looser behind a pointer (a struct
+ * matches a forward declaration of the same kind).  1, 0 or -EINVAL.
+ */
+static int types_match(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid, bool behind_ptr,
+		       int level)
+{
+	const struct btf_type *lt, *tt;
+	int depth, lk, tk;
+
+	if (level <= 0)
+		return -EINVAL;
+	for (depth = 0; depth < 32; depth++) {
+		lt = skip_mods(lb, lid, &lid);
+		tt = skip_mods(tb, tid, &tid);
+		if (!lt || !tt)
+			return -EINVAL;
+		if (!names_match(lb, lt->name_off, tb, tt->name_off))
+			return 0;
+		lk = btf_kind(lt);
+		tk = btf_kind(tt);
+		switch (lk) {
+		case BTF_KIND_UNKN:
+			return lk == tk;
+		case BTF_KIND_FWD:
+			if (behind_ptr && lk != tk)
+				/* kflag: a forward declaration of a union */
+				return (tk == BTF_KIND_STRUCT && !btf_kflag(lt)) ||
+				       (tk == BTF_KIND_UNION && btf_kflag(lt));
+			return lk == tk && btf_kflag(lt) == btf_kflag(tt);
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			return btf_is_any_enum(tt) && enums_match(lb, lt, tb, tt);
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			if (behind_ptr) {
+				if (lk == tk)
+					return 1;
+				return tk == BTF_KIND_FWD && (lk == BTF_KIND_UNION) == btf_kflag(tt);
+			}
+			return lk == tk && composites_match(lb, lt, tb, tt, behind_ptr, level);
+		case BTF_KIND_INT:
+			return lk == tk && lt->size == tt->size &&
+			       (btf_int_encoding(lt) & BTF_INT_SIGNED) == (btf_int_encoding(tt) & BTF_INT_SIGNED);
+		case BTF_KIND_PTR:
+			if (lk != tk)
+				return 0;
+			behind_ptr = true;
+			lid = lt->type;
+			tid = tt->type;
+			continue;
+		case BTF_KIND_ARRAY:
+			if (lk != tk || btf_array(lt)->nelems != btf_array(tt)->nelems)
+				return 0;
+			lid = btf_array(lt)->type;
+			tid = btf_array(tt)->type;
+			continue;
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *lp = btf_params(lt), *tp = btf_params(tt);
+			int i, n = btf_vlen(lt), ret;
+
+			if (lk != tk || n != btf_vlen(tt))
+				return 0;
+			for (i = 0; i < n; i++) {
+				ret = types_match(lb, lp[i].type, tb, tp[i].type, behind_ptr, level - 1);
+				if (ret <= 0)
+					return ret;
+			}
+			lid = lt->type;
+			tid = tt->type;
+			continue;
+		}
+		default:
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* Does the local spec apply to candidate tid?  Fills tspec.  1, 0, or <0. */
 static int spec_match(const struct spec *ls, const struct btf *tb, uint32_t tid, struct spec *ts)
 {
@@ -451,8 +601,10 @@ static int spec_match(const struct spec *ls, const struct btf *tb, uint32_t tid,
 	ts->root_id = tid;
 	ts->kind = ls->kind;
 
+	if (ls->kind == BPF_CORE_TYPE_MATCHES)
+		return types_match(ls->btf, ls->root_id, tb, tid, false, KERNEL_MATCH_DEPTH);
 	if (is_type_kind(ls->kind))
-		return types_compat(ls->btf, ls->root_id, tb, tid, 32);
+		return types_compat(ls->btf, ls->root_id, tb, tid, KERNEL_COMPAT_DEPTH);
 
 	if (is_enumval_kind(ls->kind)) {
 		int n;
@@ -645,6 +797,7 @@ static int type_value(uint32_t kind, const struct spec *spec, uint64_t *val, boo
 			*validate = false;
 		return 0;
 	case BPF_CORE_TYPE_EXISTS:
+	case BPF_CORE_TYPE_MATCHES:
 		*val = 1;
 		return 0;
 	case BPF_CORE_TYPE_SIZE:

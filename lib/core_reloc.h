@@ -25,8 +25,10 @@
  *    `call 0xbad2310` (both halves of an ld_imm64);
  *  - the original value in the instruction is checked where the kernel
  *    checks it; a mismatch is a load the kernel would refuse.
+ * Type comparisons follow the kernel's depth limits (2), not libbpf's (32).
  * Not done: module BTF (the kernel searches modules when vmlinux has no
- * candidate), BPF_CORE_TYPE_MATCHES (reported as unsupported).
+ * candidate).  A kind newer than BPF_CORE_TYPE_MATCHES is reported as
+ * unsupported.
  */
 #ifndef BPFRR_CORE_RELOC_H
 #define BPFRR_CORE_RELOC_H
