@@ -14,7 +14,6 @@
  * values the same way.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +46,8 @@ struct table {
 	void *ctx;
 	struct bpfrr_verify_totals tot;
 	bool expect;		/* compute expected values (another build, or forced) */
-	uint8_t *vmlinux;	/* the running kernel's BTF, read on first need */
-	size_t vmlinux_len;
-	struct btf *target;	/* ... parsed */
-	int target_err;		/* -errno once reading or parsing it failed */
+	struct btf *target;	/* the running kernel's BTF, parsed on first need */
+	int target_err;		/* -errno once parsing it failed */
 };
 
 static void row_x(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
@@ -119,62 +116,12 @@ static uint32_t prog_id_of(const struct bpfrr_replay *r, uint32_t slot)
 
 /* --- the running kernel's build, and what it should make of a program ---------------------- */
 
-/* The whole of a file (sysfs files report no size) into *data.  0 or -errno. */
-static int read_all(const char *path, uint8_t **data, size_t *len)
-{
-	size_t cap = 1 << 20, n = 0;
-	uint8_t *buf = malloc(cap), *bigger;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	ssize_t got;
-
-	if (fd < 0 || !buf) {
-		ret = fd < 0 ? -errno : -ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		if (n == cap) {
-			bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				ret = -ENOMEM;
-				goto fail;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		got = read(fd, buf + n, cap - n);
-		if (got < 0) {
-			ret = -errno;
-			goto fail;
-		}
-		if (!got)
-			break;
-		n += got;
-	}
-	close(fd);
-	*data = buf;
-	*len = n;
-	return 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return ret;
-}
-
-/* The running kernel's BTF, read once per verification. */
-static int load_vmlinux(struct table *t)
-{
-	if (t->vmlinux || t->target_err)
-		return t->target_err;
-	t->target_err = read_all(BPFRR_VMLINUX_BTF, &t->vmlinux, &t->vmlinux_len);
-	return t->target_err;
-}
-
+/* The running kernel's BTF, parsed on first need, once per verification. */
 static struct btf *target_btf(struct table *t)
 {
-	if (t->target || load_vmlinux(t))
+	if (t->target || t->target_err)
 		return t->target;
-	t->target = btf__new(t->vmlinux, t->vmlinux_len);
+	t->target = btf__parse_raw(BPFRR_VMLINUX_BTF);
 	if (!t->target)
 		t->target_err = errno ? -errno : -EINVAL;
 	return t->target;
@@ -542,7 +489,6 @@ int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, b
 	}
 	*tot = t.tot;
 	btf__free(t.target);
-	free(t.vmlinux);
 	return t.tot.mismatches;
 }
 
