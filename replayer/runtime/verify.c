@@ -425,9 +425,10 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		}
 		if ((id->have & BPFRR_ID_TARGET_BTF_ID) && t->expect) {
 			/*
-			 * The link's target is its program's attach BTF id: compare with
-			 * that as replayed.  A target of its own (LINK_CREATE's
-			 * target_btf_id) has no resolved value to compare with.
+			 * A tracing link's target is its program's attach BTF id, the
+			 * kernel's: compare with that as replayed.  Any other target
+			 * (LINK_CREATE's target_btf_id, which 6.12 takes only in a target
+			 * program's BTF) is no kernel number: the recorded one holds.
 			 */
 			const struct bpfrr_ir_slot *ps = (id->have & BPFRR_ID_LINK_PROG) &&
 							 id->link_prog_slot < r->ir->nr_slots ?
@@ -435,17 +436,13 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 			bool known = info.type == BPF_LINK_TYPE_TRACING;
 			bool of_prog = ps && (ps->ident.have & BPFRR_ID_TARGET_BTF_ID) &&
 				       ps->ident.target_btf_id == id->target_btf_id;
-			uint32_t want = of_prog ? replayed_attach_btf_id(r->ir, id->link_prog_slot) : 0;
-			char x[48];
+			uint32_t want = of_prog ? replayed_attach_btf_id(r->ir, id->link_prog_slot) : id->target_btf_id;
+			char x[32];
 
 			snprintf(a, sizeof(a), "%u", id->target_btf_id);
 			snprintf(b, sizeof(b), known ? "%u" : "(not reported)", info.tracing.target_btf_id);
-			if (of_prog)
-				snprintf(x, sizeof(x), "%u", want);
-			else
-				snprintf(x, sizeof(x), "unknown (not the program's)");
-			row_x(t, i, obj, "target_btf_id", a, b, x,
-			      known && of_prog ? want == info.tracing.target_btf_id : -1);
+			snprintf(x, sizeof(x), "%u", want);
+			row_x(t, i, obj, "target_btf_id", a, b, x, known ? want == info.tracing.target_btf_id : -1);
 		} else if (id->have & BPFRR_ID_TARGET_BTF_ID) {
 			bool known = info.type == BPF_LINK_TYPE_TRACING;
 
