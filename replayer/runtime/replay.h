@@ -17,6 +17,7 @@
 #ifndef BPFRR_REPLAY_H
 #define BPFRR_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -65,20 +66,47 @@ void bpfrr_replay_close(struct bpfrr_replay *r);
  */
 int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out);
 
-/* One check of bpfrr_replay_verify: a field of a slot's object, recorded against replayed. */
+/*
+ * One check of bpfrr_replay_verify: a field of a slot's object, recorded
+ * against replayed.  On another kernel build than the recording's, a value
+ * that legitimately differs there (a program's tag: its instructions are
+ * CO-RE-relocated and carry BTF ids of the running kernel; an attach BTF
+ * id) is checked against the value expected for the running kernel, which
+ * the row carries beside the recorded one.
+ */
 struct bpfrr_verify_row {
 	uint32_t slot;
 	const char *kind;		/* "map", "prog", "btf", "link", ... */
 	const char *object;		/* the slot's name, or its kind */
 	const char *field;		/* "type", "tag", "name", "key_size", ... */
 	const char *recorded, *replayed;	/* the values as the table shows them */
+	const char *expected;		/* expected for the running kernel ("unknown (why)" when it could
+					 * not be computed: the row is unchecked), or NULL: the replayed
+					 * value is compared with the recorded one */
 	int verdict;			/* 1 equal, 0 mismatch, -1 not checkable */
 	int query_err;			/* -errno: the object could not be queried (no field; a mismatch) */
 };
 
+/* Which kernel build the replay runs on, against the recording's (ir->kernel). */
+enum bpfrr_verify_build {
+	BPFRR_VERIFY_SAME_BUILD = 0,	/* the recording's build: recorded values are the reference */
+	BPFRR_VERIFY_NO_IDENTITY = 1,	/* the trace has no KERNEL record: taken as the same build */
+	BPFRR_VERIFY_OTHER_BUILD = 2,	/* another build: expected values for this kernel */
+};
+
 struct bpfrr_verify_totals {
 	uint32_t checks, mismatches, unchecked;
+	uint32_t build;			/* enum bpfrr_verify_build */
+	bool expect_forced;		/* BPFRR_VERIFY_EXPECT on the same build */
+	char build_note[192];		/* OTHER_BUILD: "recorded on R (M), running R2: BTF differs" */
 };
+
+/*
+ * Compute the expected values even on the recording's build (a check of the
+ * CO-RE calculator: there the expected tag must equal both the recorded tag
+ * and the kernel's).
+ */
+#define BPFRR_VERIFY_EXPECT	0x1
 
 typedef void bpfrr_verify_row_fn(void *ctx, const struct bpfrr_verify_row *row);
 
@@ -86,8 +114,8 @@ typedef void bpfrr_verify_row_fn(void *ctx, const struct bpfrr_verify_row *row);
  * The checks of bpfrr_replay_verify, each handed to fn, the counts in tot:
  * for a printer of its own (replay_out.h).  Returns the number of mismatches.
  */
-int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, bpfrr_verify_row_fn *fn, void *ctx,
-			     struct bpfrr_verify_totals *tot);
+int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, bpfrr_verify_row_fn *fn,
+			     void *ctx, struct bpfrr_verify_totals *tot);
 /* bpfrr_replay_verify's table, piece by piece */
 void bpfrr_verify_print_head(FILE *out);
 void bpfrr_verify_print_row(FILE *out, const struct bpfrr_verify_row *row);

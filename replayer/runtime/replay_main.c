@@ -40,7 +40,11 @@ static void usage(FILE *out)
 		"  --hold               keep the objects until SIGINT or SIGTERM\n"
 		"  -- CMD [ARGS...]     keep the objects while CMD runs; exit with its status\n"
 		"  --verify             compare the objects with the recorded identities; exit 1 on\n"
-		"                       a mismatch\n"
+		"                       a mismatch. On another kernel build than the recording's,\n"
+		"                       tags and attach BTF ids are compared with those expected\n"
+		"                       for this kernel (CO-RE recomputed for its BTF)\n"
+		"  --verify-expected    --verify, computing the expected tags on the recording's\n"
+		"                       build too: each must equal the recorded and the replayed one\n"
 		"  --keep-order         make the calls in recorded order (no regrouping)\n"
 		"  --plan               print the plan and the generated loaders, then stop\n"
 		"  --assume-caps NAME   with --plan or --caps: a named kernel (%s)\n"
@@ -202,14 +206,14 @@ static void verify_row(void *ctx, const struct bpfrr_verify_row *row)
 }
 
 /* --verify: the table, and whether every check held */
-static int verify(struct bpfrr_replay_out *out, const struct bpfrr_replay *r)
+static int verify(struct bpfrr_replay_out *out, const struct bpfrr_replay *r, unsigned int flags)
 {
 	struct bpfrr_verify_totals tot;
 	uint64_t t0 = bpfrr_now_ns();
 	int bad;
 
 	out->ops->verify_begin(out);
-	bad = bpfrr_replay_verify_rows(r, verify_row, out, &tot);
+	bad = bpfrr_replay_verify_rows(r, flags, verify_row, out, &tot);
 	out->ops->verify_end(out, &tot, bpfrr_now_ns() - t0);
 	return bad;
 }
@@ -260,11 +264,12 @@ static int run_command(char **argv)
 
 int bpfrr_replay_main(int argc, char **argv)
 {
-	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
+	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_VERIFY_EXPECTED, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
 	static const struct option options[] = {
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "hold", no_argument, NULL, OPT_HOLD },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "verify-expected", no_argument, NULL, OPT_VERIFY_EXPECTED },
 		{ "keep-order", no_argument, NULL, OPT_KEEP_ORDER },
 		{ "plan", no_argument, NULL, OPT_PLAN },
 		{ "assume-caps", required_argument, NULL, OPT_ASSUME },
@@ -275,6 +280,7 @@ int bpfrr_replay_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *pin_dir = NULL, *assume = NULL;
+	unsigned int verify_flags = 0;
 	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false, want_json = false;
 	/* what goes to stdout, text or JSON: chosen once, here */
 	struct bpfrr_replay_out out = { .ops = &bpfrr_replay_plain, .f = stdout };
@@ -292,6 +298,7 @@ int bpfrr_replay_main(int argc, char **argv)
 		case OPT_PIN: pin_dir = optarg; break;
 		case OPT_HOLD: do_hold = true; break;
 		case OPT_VERIFY: do_verify = true; break;
+		case OPT_VERIFY_EXPECTED: do_verify = true; verify_flags |= BPFRR_VERIFY_EXPECT; break;
 		case OPT_KEEP_ORDER: o.flags |= BPFRR_REPLAY_KEEP_ORDER; break;
 		case OPT_PLAN: do_plan = true; break;
 		case OPT_ASSUME: assume = optarg; break;
@@ -381,7 +388,7 @@ int bpfrr_replay_main(int argc, char **argv)
 		return BPFRR_EXIT_FAILURE;
 	}
 	out.ops->replay(&out, ir, &r, true);
-	if (do_verify && verify(&out, &r))
+	if (do_verify && verify(&out, &r, verify_flags))
 		status = BPFRR_EXIT_FAILURE;
 	if (!status && pin_dir) {
 		if (bpfrr_replay_pin(&r, pin_dir, err, sizeof(err))) {

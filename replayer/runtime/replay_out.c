@@ -354,6 +354,10 @@ static void js_verify_row(struct bpfrr_replay_out *o, const struct bpfrr_verify_
 		json_str(j, "field", row->field);
 		json_str(j, "recorded", row->recorded);
 		json_str(j, "replayed", row->replayed);
+		if (row->expected)
+			json_str(j, "expected", row->expected);
+		else
+			json_null(j, "expected");
 		json_str(j, "verdict", row->verdict > 0 ? "ok" : row->verdict == 0 ? "mismatch" : "unchecked");
 	}
 	json_obj_end(j);
@@ -367,6 +371,13 @@ static void js_verify_end(struct bpfrr_replay_out *o, const struct bpfrr_verify_
 	json_u64(j, "checks", tot->checks);
 	json_u64(j, "mismatches", tot->mismatches);
 	json_u64(j, "unchecked", tot->unchecked);
+	json_str(j, "build", tot->build == BPFRR_VERIFY_OTHER_BUILD ? "other" :
+			     tot->build == BPFRR_VERIFY_NO_IDENTITY ? "unknown" : "same");
+	if (tot->build == BPFRR_VERIFY_OTHER_BUILD)
+		json_str(j, "build_note", tot->build_note);
+	else
+		json_null(j, "build_note");
+	json_bool(j, "expected_forced", tot->expect_forced);
 	json_u64(j, "took_ns", took_ns);
 	json_obj_end(j);
 }

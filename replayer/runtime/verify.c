@@ -2,6 +2,16 @@
 /*
  * verify.c - after a replay: compare the kernel's objects with the
  * identities the recording saw (bpfrr replay --verify), and pin them.
+ *
+ * On the recording's kernel build the recorded values are the reference.
+ * On another build a program's tag legitimately differs (the kernel
+ * re-relocates its CO-RE instructions against its own BTF before computing
+ * the tag, and kfunc/ksym BTF ids were resolved for it), and the kernel's
+ * tag is what is being checked, so the reference is computed here: the tag
+ * of the instructions as replayed (resolutions written into the IR), with
+ * their CO-RE records applied by our own calculator (lib/core_reloc.h) to
+ * the running kernel's BTF.  Attach BTF ids are compared with the resolved
+ * values the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,10 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <linux/bpf.h>
 
 #include "bpf_abi.h"
+#include "core_reloc.h"
 #include "exec.h"
+#include "kernel_build.h"
+#include "prog_tag.h"
 #include "replay.h"
 
 static int get_info(int fd, void *info, uint32_t len)
@@ -31,14 +45,17 @@ struct table {
 	bpfrr_verify_row_fn *fn;
 	void *ctx;
 	struct bpfrr_verify_totals tot;
+	bool expect;		/* compute expected values (another build, or forced) */
+	struct btf *target;	/* the running kernel's BTF, parsed on first need */
+	int target_err;		/* -errno once parsing it failed */
 };
 
-static void row(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
-		const char *got, int verdict /* 1 ok, 0 mismatch, -1 not checkable */)
+static void row_x(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
+		  const char *got, const char *expected, int verdict /* 1 ok, 0 mismatch, -1 not checkable */)
 {
 	struct bpfrr_verify_row row = {
 		.slot = slot, .kind = bpfrr_abi_obj_kind_name(t->r->ir->slots[slot].kind), .object = obj,
-		.field = field, .recorded = want, .replayed = got, .verdict = verdict,
+		.field = field, .recorded = want, .replayed = got, .expected = expected, .verdict = verdict,
 	};
 
 	t->tot.checks++;
@@ -47,6 +64,12 @@ static void row(struct table *t, uint32_t slot, const char *obj, const char *fie
 	if (verdict < 0)
 		t->tot.unchecked++;
 	t->fn(t->ctx, &row);
+}
+
+static void row(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
+		const char *got, int verdict)
+{
+	row_x(t, slot, obj, field, want, got, NULL, verdict);
 }
 
 static void row_u(struct table *t, uint32_t slot, const char *obj, const char *field, uint64_t want,
@@ -91,6 +114,193 @@ static uint32_t prog_id_of(const struct bpfrr_replay *r, uint32_t slot)
 	return get_info(r->fds[slot], &info, sizeof(info)) ? 0 : info.id;
 }
 
+/* --- the running kernel's build, and what it should make of a program ---------------------- */
+
+/* The running kernel's BTF, parsed on first need, once per verification. */
+static struct btf *target_btf(struct table *t)
+{
+	if (t->target || t->target_err)
+		return t->target;
+	t->target = btf__parse_raw(BPFRR_VMLINUX_BTF);
+	if (!t->target)
+		t->target_err = errno ? -errno : -EINVAL;
+	return t->target;
+}
+
+/*
+ * Same build as the recording (kernel_build.h: release, BTF size and
+ * SHA-256)?  Sets tot.build and, for another build, a note saying how.
+ */
+static void which_build(struct table *t)
+{
+	const struct bpfrr_ir_kernel *k = &t->r->ir->kernel;
+	struct bpfrr_kernel_build run;
+	const char *differs;
+
+	if (!k->known) {
+		t->tot.build = BPFRR_VERIFY_NO_IDENTITY;
+		return;
+	}
+	if (bpfrr_rt_same_build(t->r->ir)) {
+		t->tot.build = BPFRR_VERIFY_SAME_BUILD;
+		return;
+	}
+	t->tot.build = BPFRR_VERIFY_OTHER_BUILD;
+	if (bpfrr_kernel_build_running(&run))
+		differs = "its build cannot be read";
+	else if (!k->release || strcmp(k->release, run.release))
+		differs = "release differs";
+	else if (k->btf_size != run.btf_size)
+		differs = "BTF size differs";
+	else
+		differs = "BTF differs";
+	snprintf(t->tot.build_note, sizeof(t->tot.build_note), "recorded on %s (%s), running %s: %s",
+		 k->release ? k->release : "?", k->machine ? k->machine : "?", run.release, differs);
+}
+
+static int buf_index(const struct bpfrr_ir_call *c, const char *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_bufs; i++)
+		if (c->bufs[i].path && !strcmp(c->bufs[i].path, path) && c->bufs[i].data)
+			return i;
+	return -1;
+}
+
+/* A PROG_LOAD attr field as the call made it (0 when the attr is too short for it). */
+static bool load_field(const struct bpfrr_ir_call *c, const char *name, uint64_t *val, uint32_t *offset)
+{
+	const struct bpfrr_field *f = bpfrr_abi_cmd_field(BPFRR_CMD_PROG_LOAD, name);
+
+	if (!f || f->offset + f->size > c->attr_size) {
+		*val = 0;
+		return false;
+	}
+	*val = bpfrr_abi_field_get(f, c->attr, c->attr_size);
+	if (offset)
+		*offset = f->offset;
+	return true;
+}
+
+/* The call that made a slot's object, or NULL. */
+static const struct bpfrr_ir_call *producer_of(const struct bpfrr_ir *ir, uint32_t slot)
+{
+	const struct bpfrr_ir_slot *s = slot < ir->nr_slots ? &ir->slots[slot] : NULL;
+
+	if (!s || s->source != BPFRR_IR_SLOT_CALL || s->producer < 0 || (uint32_t)s->producer >= ir->nr_calls)
+		return NULL;
+	return &ir->calls[s->producer];
+}
+
+/* The program's own BTF (BTF_LOAD's attr.btf of the slot its prog_btf_fd names), or NULL. */
+static struct btf *prog_btf(const struct bpfrr_ir *ir, const struct bpfrr_ir_call *c)
+{
+	const struct bpfrr_ir_call *bc;
+	uint32_t off, i;
+	uint64_t fd;
+	int b;
+
+	if (!load_field(c, "prog_btf_fd", &fd, &off))
+		return NULL;
+	for (i = 0; i < c->nr_fdrels; i++) {
+		if (c->fdrels[i].buf != BPFRR_IR_IN_ATTR || c->fdrels[i].offset != off)
+			continue;
+		bc = producer_of(ir, c->fdrels[i].slot);
+		b = bc ? buf_index(bc, "attr.btf") : -1;
+		return b < 0 ? NULL : btf__new(bc->bufs[b].data, bc->bufs[b].len);
+	}
+	return NULL;
+}
+
+/*
+ * The tag the running kernel should give the program in slot: that of the
+ * instructions the replay handed it (fds as they were passed), CO-RE records
+ * applied for this kernel.  0, or -1 with why ("unknown (CO-RE kind ...)").
+ */
+static int expected_tag(struct table *t, uint32_t slot, uint8_t tag[BPFRR_PROG_TAG_LEN], char *why,
+			size_t why_size)
+{
+	const struct bpfrr_replay *r = t->r;
+	const struct bpfrr_ir_call *c = producer_of(r->ir, slot);
+	struct bpfrr_core_report rep;
+	uint64_t nr_relos = 0, rec_size = 0;
+	struct btf *local;
+	uint8_t *insns;
+	uint32_t len, i;
+	int ib, rb, ret;
+
+	ib = c ? buf_index(c, "attr.insns") : -1;
+	if (ib < 0) {
+		snprintf(why, why_size, "unknown (no recorded instructions)");
+		return -1;
+	}
+	len = c->bufs[ib].len;
+	insns = malloc(len ? len : 1);
+	if (!insns) {
+		snprintf(why, why_size, "unknown (out of memory)");
+		return -1;
+	}
+	memcpy(insns, c->bufs[ib].data, len);
+	/* the fds the replay put in the instructions (the tag blanks map fds, not a module BTF's) */
+	for (i = 0; i < c->nr_fdrels; i++) {
+		const struct bpfrr_ir_fdrel *fr = &c->fdrels[i];
+		int32_t fd = fr->slot < r->ir->nr_slots ? r->fds[fr->slot] : -1;
+
+		if (fr->buf == ib && fr->offset + 4 <= len)
+			memcpy(insns + fr->offset, &fd, 4);
+	}
+	load_field(c, "core_relo_cnt", &nr_relos, NULL);
+	load_field(c, "core_relo_rec_size", &rec_size, NULL);
+	rb = buf_index(c, "attr.core_relos");
+	if (nr_relos) {
+		if (rb < 0 || rec_size * nr_relos > c->bufs[rb].len) {
+			snprintf(why, why_size, "unknown (core_relos not in the bundle)");
+			goto fail;
+		}
+		local = prog_btf(r->ir, c);
+		if (!local) {
+			snprintf(why, why_size, "unknown (the program's BTF is not in the bundle)");
+			goto fail;
+		}
+		if (!target_btf(t)) {
+			snprintf(why, why_size, "unknown (%s: %s)", BPFRR_VMLINUX_BTF, strerror(-t->target_err));
+			btf__free(local);
+			goto fail;
+		}
+		ret = bpfrr_core_relocate(local, t->target, c->bufs[rb].data, nr_relos, rec_size, insns,
+					  len / 8, &rep);
+		btf__free(local);
+		if (ret == BPFRR_CORE_UNSUPPORTED) {
+			snprintf(why, why_size, "unknown (%s)", rep.msg);
+			goto fail;
+		}
+		if (ret) {
+			snprintf(why, why_size, "unknown (CO-RE: %s)", rep.msg);
+			goto fail;
+		}
+	}
+	ret = bpfrr_prog_tag(insns, len / 8, tag);
+	free(insns);
+	if (ret)
+		snprintf(why, why_size, "unknown (out of memory)");
+	return ret ? -1 : 0;
+fail:
+	free(insns);
+	return -1;
+}
+
+/* The attach BTF id the replay gave the program in slot (resolved in the IR), or 0. */
+static uint32_t replayed_attach_btf_id(const struct bpfrr_ir *ir, uint32_t slot)
+{
+	const struct bpfrr_ir_call *c = producer_of(ir, slot);
+	uint64_t v = 0;
+
+	if (c)
+		load_field(c, "attach_btf_id", &v, NULL);
+	return v;
+}
+
 static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t)
 {
 	const struct bpfrr_ir_slot *s = &r->ir->slots[i];
@@ -113,15 +323,39 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 			return ret;
 		if (id->have & BPFRR_ID_TYPE)
 			row_type(t, i, obj, s->kind, id->type, info.type);
-		if (id->have & BPFRR_ID_TAG) {
+		if ((id->have & BPFRR_ID_TAG) && t->expect) {
+			uint8_t want[BPFRR_PROG_TAG_LEN];
+			char x[320];
+
+			tag_hex(id->tag, a);
+			tag_hex(info.tag, b);
+			if (expected_tag(t, i, want, x, sizeof(x))) {
+				row_x(t, i, obj, "tag", a, b, x, -1);
+			} else {
+				tag_hex(want, x);
+				/* forced on the recording's build, all three must agree */
+				row_x(t, i, obj, "tag", a, b, x,
+				      !memcmp(want, info.tag, 8) &&
+				      (t->tot.build == BPFRR_VERIFY_OTHER_BUILD || !memcmp(want, id->tag, 8)));
+			}
+		} else if (id->have & BPFRR_ID_TAG) {
 			tag_hex(id->tag, a);
 			tag_hex(info.tag, b);
 			row(t, i, obj, "tag", a, b, !memcmp(id->tag, info.tag, 8));
 		}
 		if (id->have & BPFRR_ID_NAME)
 			row(t, i, obj, "name", id->name, info.name, !strncmp(id->name, info.name, 16));
-		if (id->have & BPFRR_ID_TARGET_BTF_ID)
+		if ((id->have & BPFRR_ID_TARGET_BTF_ID) && t->expect) {
+			uint32_t want = replayed_attach_btf_id(r->ir, i);
+			char x[32];
+
+			snprintf(a, sizeof(a), "%u", id->target_btf_id);
+			snprintf(b, sizeof(b), "%u", info.attach_btf_id);
+			snprintf(x, sizeof(x), "%u", want);
+			row_x(t, i, obj, "attach_btf_id", a, b, x, want == info.attach_btf_id);
+		} else if (id->have & BPFRR_ID_TARGET_BTF_ID) {
 			row_u(t, i, obj, "attach_btf_id", id->target_btf_id, info.attach_btf_id);
+		}
 		break;
 	}
 	case BPFRR_OBJ_MAP: {
@@ -189,7 +423,27 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 			snprintf(b, sizeof(b), known ? "%u" : "(not reported)", got);
 			row(t, i, obj, "attach_type", a, b, known ? id->attach_type == got : -1);
 		}
-		if (id->have & BPFRR_ID_TARGET_BTF_ID) {
+		if ((id->have & BPFRR_ID_TARGET_BTF_ID) && t->expect) {
+			/*
+			 * A tracing link's target is its program's attach BTF id, the
+			 * kernel's: compare with that as replayed.  Any other target
+			 * (LINK_CREATE's target_btf_id, which 6.12 takes only in a target
+			 * program's BTF) is no kernel number: the recorded one holds.
+			 */
+			const struct bpfrr_ir_slot *ps = (id->have & BPFRR_ID_LINK_PROG) &&
+							 id->link_prog_slot < r->ir->nr_slots ?
+							 &r->ir->slots[id->link_prog_slot] : NULL;
+			bool known = info.type == BPF_LINK_TYPE_TRACING;
+			bool of_prog = ps && (ps->ident.have & BPFRR_ID_TARGET_BTF_ID) &&
+				       ps->ident.target_btf_id == id->target_btf_id;
+			uint32_t want = of_prog ? replayed_attach_btf_id(r->ir, id->link_prog_slot) : id->target_btf_id;
+			char x[32];
+
+			snprintf(a, sizeof(a), "%u", id->target_btf_id);
+			snprintf(b, sizeof(b), known ? "%u" : "(not reported)", info.tracing.target_btf_id);
+			snprintf(x, sizeof(x), "%u", want);
+			row_x(t, i, obj, "target_btf_id", a, b, x, known ? want == info.tracing.target_btf_id : -1);
+		} else if (id->have & BPFRR_ID_TARGET_BTF_ID) {
 			bool known = info.type == BPF_LINK_TYPE_TRACING;
 
 			snprintf(a, sizeof(a), "%u", id->target_btf_id);
@@ -205,13 +459,16 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 	return 0;
 }
 
-int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, bpfrr_verify_row_fn *fn, void *ctx,
-			     struct bpfrr_verify_totals *tot)
+int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, bpfrr_verify_row_fn *fn,
+			     void *ctx, struct bpfrr_verify_totals *tot)
 {
 	struct table t = { .r = r, .fn = fn, .ctx = ctx };
 	uint32_t i;
 	int ret;
 
+	which_build(&t);
+	t.tot.expect_forced = (flags & BPFRR_VERIFY_EXPECT) && t.tot.build != BPFRR_VERIFY_OTHER_BUILD;
+	t.expect = t.tot.build == BPFRR_VERIFY_OTHER_BUILD || t.tot.expect_forced;
 	for (i = 0; i < r->ir->nr_slots; i++) {
 		if (!r->ir->slots[i].ident.have)
 			continue;
@@ -228,6 +485,7 @@ int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, bpfrr_verify_row_fn *
 		}
 	}
 	*tot = t.tot;
+	btf__free(t.target);
 	return t.tot.mismatches;
 }
 
@@ -241,16 +499,26 @@ void bpfrr_verify_print_head(FILE *out)
 
 void bpfrr_verify_print_row(FILE *out, const struct bpfrr_verify_row *row)
 {
+	const char *verdict = row->verdict > 0 ? "ok" : row->verdict == 0 ? "MISMATCH" : "unchecked";
+
 	if (row->query_err)
 		fprintf(out, "  %4u  querying the object: %s\n", row->slot, strerror(-row->query_err));
+	else if (row->expected)
+		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s (expected for this kernel: %s)\n", row->slot,
+			row->object, row->field, row->recorded, row->replayed, verdict, row->expected);
 	else
 		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s\n", row->slot, row->object, row->field,
-			row->recorded, row->replayed,
-			row->verdict > 0 ? "ok" : row->verdict == 0 ? "MISMATCH" : "unchecked");
+			row->recorded, row->replayed, verdict);
 }
 
 void bpfrr_verify_print_totals(FILE *out, const struct bpfrr_verify_totals *tot)
 {
+	if (tot->build == BPFRR_VERIFY_OTHER_BUILD)
+		fprintf(out, "verify: another kernel build (%s): tags and attach BTF ids checked against "
+			"those expected for this kernel\n", tot->build_note);
+	else if (tot->expect_forced)
+		fprintf(out, "verify: the recording's build, expected tags computed too: each must equal "
+			"the recorded and the replayed tag\n");
 	fprintf(out, "verify: %u checks, %u mismatches, %u unchecked\n", tot->checks, tot->mismatches,
 		tot->unchecked);
 }
@@ -266,7 +534,7 @@ int bpfrr_replay_verify(const struct bpfrr_replay *r, FILE *out)
 	int bad;
 
 	bpfrr_verify_print_head(out);
-	bad = bpfrr_replay_verify_rows(r, print_row, out, &tot);
+	bad = bpfrr_replay_verify_rows(r, 0, print_row, out, &tot);
 	bpfrr_verify_print_totals(out, &tot);
 	return bad;
 }
