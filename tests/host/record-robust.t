@@ -10,7 +10,10 @@
 set -u
 . "$(dirname "$0")/record-lib.sh"
 
-# wait_for COND SECS: poll until the shell condition holds
+# wait_for COND SECS: poll until the shell condition holds.  The waits for the
+# tracee to block are long: on a loaded machine a kill before the tracee reached
+# the FIFO (still the recorder's child, before exec, perhaps waiting on a pipe
+# too) makes the recorder exit 125.
 wait_for() {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
@@ -21,14 +24,17 @@ wait_for() {
 }
 
 mkfifo "$tmp/fifo"
+# the tracee, not the recorder's child before its exec (which may wait on a pipe)
+tracee_exe=$(readlink -f "$tracee")
 
 # The recorder dies: the tracee (blocked opening a FIFO) must die with it.
 "$bpfrr" record --opens=all -o "$tmp/killed.trace" -- "$tracee" fifo "$tmp/fifo" &
 rec=$!
 wait_for "pgrep -P $rec >/dev/null" 5
 child=$(pgrep -P "$rec")
-wait_for "grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 5 ||
-	echo "# the tracee did not block in the FIFO open within 5 s"
+wait_for "[ \"\$(readlink /proc/$child/exe)\" = \"$tracee_exe\" ] &&
+	grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 30 ||
+	echo "# the tracee did not block in the FIFO open within 30 s"
 kill -KILL "$rec"
 { wait "$rec"; } 2>/dev/null
 if wait_for "! kill -0 $child 2>/dev/null" 5; then
@@ -47,8 +53,9 @@ has "and the reader names the truncation" "$tmp/killed.err" 'truncat'
 rec=$!
 wait_for "pgrep -P $rec >/dev/null" 5
 child=$(pgrep -P "$rec")
-wait_for "grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 5 ||
-	echo "# the tracee did not block in the FIFO open within 5 s"
+wait_for "[ \"\$(readlink /proc/$child/exe)\" = \"$tracee_exe\" ] &&
+	grep -Eq 'wait_for_partner|fifo|pipe' /proc/$child/wchan 2>/dev/null" 30 ||
+	echo "# the tracee did not block in the FIFO open within 30 s"
 kill -KILL "$child"
 wait "$rec"
 expect "tracee killed mid-call: the recorder exits 137" 137 "$?"
