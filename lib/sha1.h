@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "md_block.h"
+
 #define BPFRR_SHA1_LEN 20
 
 struct bpfrr_sha1 {
 	uint32_t state[5];
-	uint64_t total;		/* bytes fed so far */
-	uint8_t block[64];	/* pending partial block */
-	size_t fill;
+	struct bpfrr_md_block md;
 };
 
 void bpfrr_sha1_init(struct bpfrr_sha1 *ctx);

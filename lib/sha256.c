@@ -65,55 +65,18 @@ void bpfrr_sha256_init(struct bpfrr_sha256 *ctx)
 	};
 
 	memcpy(ctx->state, initial, sizeof(initial));
-	ctx->total = 0;
-	ctx->fill = 0;
+	ctx->md.total = 0;
+	ctx->md.fill = 0;
 }
 
 void bpfrr_sha256_update(struct bpfrr_sha256 *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-
-	ctx->total += len;
-	if (ctx->fill) {
-		size_t take = 64 - ctx->fill < len ? 64 - ctx->fill : len;
-
-		memcpy(ctx->block + ctx->fill, p, take);
-		ctx->fill += take;
-		p += take;
-		len -= take;
-		if (ctx->fill < 64)
-			return;
-		compress(ctx->state, ctx->block);
-		ctx->fill = 0;
-	}
-	for (; len >= 64; p += 64, len -= 64)
-		compress(ctx->state, p);
-	if (len) {
-		memcpy(ctx->block, p, len);
-		ctx->fill = len;
-	}
+	bpfrr_md_update(&ctx->md, ctx->state, compress, data, len);
 }
 
 void bpfrr_sha256_final(struct bpfrr_sha256 *ctx, uint8_t out[BPFRR_SHA256_LEN])
 {
-	uint64_t bits = ctx->total * 8;
-	uint8_t tail[72];
-	size_t pad;
-	int i;
-
-	/* 0x80, zeros up to 56 mod 64, then the bit length big-endian */
-	pad = (ctx->fill < 56 ? 56 : 120) - ctx->fill;
-	memset(tail, 0, sizeof(tail));
-	tail[0] = 0x80;
-	for (i = 0; i < 8; i++)
-		tail[pad + i] = (uint8_t)(bits >> (56 - 8 * i));
-	bpfrr_sha256_update(ctx, tail, pad + 8);
-	for (i = 0; i < 8; i++) {
-		out[4 * i] = (uint8_t)(ctx->state[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(ctx->state[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(ctx->state[i] >> 8);
-		out[4 * i + 3] = (uint8_t)ctx->state[i];
-	}
+	bpfrr_md_final(&ctx->md, ctx->state, compress, 8, out);
 }
 
 void bpfrr_sha256(const void *data, size_t len, uint8_t out[BPFRR_SHA256_LEN])

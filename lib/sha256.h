@@ -6,13 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "md_block.h"
+
 #define BPFRR_SHA256_LEN 32
 
 struct bpfrr_sha256 {
 	uint32_t state[8];
-	uint64_t total;		/* bytes fed so far */
-	uint8_t block[64];	/* pending partial block */
-	size_t fill;
+	struct bpfrr_md_block md;
 };
 
 void bpfrr_sha256_init(struct bpfrr_sha256 *ctx);
