@@ -119,7 +119,7 @@ struct bpfrr_rt {
 	struct bpfrr_fdmodel *fdm;
 	bool has_kernel;
 	struct bpfrr_rec_kernel kernel;	/* strings in the reader */
-	struct bpfrr_u64map sym_by_hash;	/* sym_hash(kind, value) -> first index into syms */
+	struct bpfrr_u64map sym_by_hash;	/* bpfrr_u64map_symbol_key(kind, value) -> first index into syms */
 	struct rt_symbol *syms;
 	uint32_t nr_syms, cap_syms;
 };
@@ -249,17 +249,6 @@ const struct bpfrr_rec_kernel *bpfrr_rt_kernel(const struct bpfrr_rt *rt)
 	return rt->has_kernel ? &rt->kernel : NULL;
 }
 
-/* Kernel addresses and small ids alike: mix the bits so the map spreads them. */
-static uint64_t sym_hash(uint32_t kind, uint64_t value)
-{
-	uint64_t h = value ^ ((uint64_t)kind << 59) ^ kind;
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 static bool sym_module_is(const struct bpfrr_rec_symbol *s, const char *module)
 {
 	return !strcmp(s->module ? s->module : "", module);
@@ -267,7 +256,7 @@ static bool sym_module_is(const struct bpfrr_rec_symbol *s, const char *module)
 
 int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s)
 {
-	uint64_t h = sym_hash(s->kind, s->value), first;
+	uint64_t h = bpfrr_u64map_symbol_key(s->kind, s->value), first;
 	struct rt_symbol *e;
 
 	if (bpfrr_rt_symbol(rt, s->kind, s->value, s->module ? s->module : ""))
@@ -290,7 +279,7 @@ const struct bpfrr_rec_symbol *bpfrr_rt_symbol(const struct bpfrr_rt *rt, uint32
 	uint64_t idx;
 	uint32_t i;
 
-	if (!bpfrr_u64map_get(&rt->sym_by_hash, sym_hash(kind, value), &idx))
+	if (!bpfrr_u64map_get(&rt->sym_by_hash, bpfrr_u64map_symbol_key(kind, value), &idx))
 		return NULL;
 	/* one record per (kind, value, module); the chain runs newest first */
 	for (i = (uint32_t)idx + 1; i; i = rt->syms[i - 1].next) {

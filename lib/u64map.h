@@ -27,6 +27,22 @@ void bpfrr_u64map_del(struct bpfrr_u64map *m, uint64_t key);
 int bpfrr_u64map_copy(struct bpfrr_u64map *dst, const struct bpfrr_u64map *src);
 void bpfrr_u64map_free(struct bpfrr_u64map *m);
 
+/*
+ * A u64 key for a symbol (kind, value): a SYMBOL record's kind and number,
+ * kernel addresses and small ids alike, bits mixed (MurmurHash3's 64-bit
+ * finalizer) so the map spreads them.  Different pairs may collide: a key
+ * finds candidates, the caller compares kind, value and module.
+ */
+static inline uint64_t bpfrr_u64map_symbol_key(uint32_t kind, uint64_t value)
+{
+	uint64_t h = value ^ ((uint64_t)kind << 59) ^ kind;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
 /* Iteration: for (i = 0; i < m->cap; i++) if (m->used[i]) ... m->keys[i], m->vals[i]. */
 
 #endif /* BPFRR_U64MAP_H */

@@ -584,20 +584,9 @@ void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 		sym->flags |= BPFRR_SYM_F_UNNAMED;
 }
 
-/* Kernel addresses and small ids alike: mix the bits so the map spreads them. */
-static uint64_t seen_hash(uint32_t kind, uint64_t value)
-{
-	uint64_t h = value ^ ((uint64_t)kind << 59) ^ kind;
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 int rec_symtab_first(struct rec_symtab *st, uint32_t kind, uint64_t value, const char *module)
 {
-	uint64_t h = seen_hash(kind, value), idx;
+	uint64_t h = bpfrr_u64map_symbol_key(kind, value), idx;
 	struct st_seen *e;
 	uint32_t i, first = 0;
 
