@@ -137,6 +137,9 @@ char *rec_proc_exe(pid_t pid);
 pid_t rec_proc_tgid(pid_t tid);
 /* NUL-separated command line of pid as a malloc'ed argv (NULL-terminated), or NULL */
 char **rec_proc_cmdline(pid_t pid);
+/* The whole of a file with no size to stat (sysfs, procfs), with a NUL after
+ * the last byte (not counted in *len_out, which may be NULL); NULL on failure. */
+char *rec_read_whole(const char *path, size_t *len_out);
 void rec_free_argv(char **argv);
 /* Number of possible CPUs (/sys/devices/system/cpu/possible), >= 1. */
 unsigned int rec_nr_possible_cpus(void);

@@ -238,38 +238,51 @@ void rec_free_argv(char **argv)
 	free(argv);
 }
 
-char **rec_proc_cmdline(pid_t pid)
+/* The whole of a small file (sysfs, procfs: no size to stat), NUL-terminated; NULL on failure. */
+char *rec_read_whole(const char *path, size_t *len_out)
 {
-	char path[64], *buf = NULL, **argv;
-	size_t len = 0, cap = 0, argc = 0, i, j;
-	int fd;
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *nbuf;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 4096);
-
-			if (!nb)
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf)
 				goto fail;
-			buf = nb;
-			cap = cap ? cap * 2 : 4096;
+			buf = nbuf;
 		}
-		n = read(fd, buf + len, cap - len - 1);
+		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			goto fail;
 		if (n == 0)
 			break;
-		len += n;
+		len += (size_t)n;
 	}
 	close(fd);
-	fd = -1;
+	buf[len] = '\0';
+	if (len_out)
+		*len_out = len;
+	return buf;
+fail:
+	close(fd);
+	free(buf);
+	return NULL;
+}
+
+char **rec_proc_cmdline(pid_t pid)
+{
+	char path[64], *buf, **argv;
+	size_t len = 0, argc = 0, i, j;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	buf = rec_read_whole(path, &len);
 	if (!buf)
 		return NULL;
 	if (!len || buf[len - 1])
@@ -287,8 +300,6 @@ char **rec_proc_cmdline(pid_t pid)
 		argv[0] = buf;
 	return argv;
 fail:
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	return NULL;
 }

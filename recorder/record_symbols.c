@@ -159,49 +159,11 @@ void rec_symtab_free(struct rec_symtab *st)
 
 /* --- the build identity -------------------------------------------------------------- */
 
-/* The whole of a small file (sysfs, procfs: no size to stat), NUL-terminated; NULL on failure. */
-static char *read_all(const char *path, size_t *len_out)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *nbuf;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf)
-				goto fail;
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	if (len_out)
-		*len_out = len;
-	return buf;
-fail:
-	close(fd);
-	free(buf);
-	return NULL;
-}
-
 /* The GNU build id note of /sys/kernel/notes (a run of ELF notes), in hex; "" if none. */
 static void find_build_id(struct rec_symtab *st)
 {
 	size_t len = 0, pos = 0;
-	char *notes = read_all(st->root_notes, &len);
+	char *notes = rec_read_whole(st->root_notes, &len);
 
 	st->build_id[0] = '\0';
 	while (notes && len - pos >= 12) {
@@ -482,7 +444,7 @@ static void load_kallsyms(struct rec_symtab *st)
 	if (st->ksym_loaded)
 		return;
 	st->ksym_loaded = true;
-	st->ksym_text = read_all(st->root_kallsyms, NULL);
+	st->ksym_text = rec_read_whole(st->root_kallsyms, NULL);
 	if (!st->ksym_text)
 		return;
 	for (line = st->ksym_text; *line; line = end) {
