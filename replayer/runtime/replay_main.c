@@ -3,7 +3,6 @@
  * replay_main.c - `bpfrr replay`: run a bundle in the running kernel,
  * keep the objects (pin / hold / while a command runs), verify them.
  */
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,6 +18,7 @@
 #include "bundle.h"
 #include "codegen.h"
 #include "frontend.h"
+#include "kernel_build.h"
 #include "probe.h"
 #include "replay.h"
 #include "replay_out.h"
@@ -132,34 +132,19 @@ static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpf
 }
 
 /*
- * The arch this bpfrr replays on (an ELF e_machine, as the trace header's
- * arch).  A load replays only there: its programs read the recording arch's
- * registers (pt_regs), syscall numbers and syscall function names.
+ * A load replays only on the arch it was recorded on: its programs read
+ * that arch's registers (pt_regs), syscall numbers and syscall function
+ * names.  0, or the exit status after refusing it.
  */
-#if defined(__x86_64__)
-#define REPLAY_MACHINE EM_X86_64
-#elif defined(__aarch64__)
-#define REPLAY_MACHINE EM_AARCH64
-#else
-#define REPLAY_MACHINE 0
-#endif
-
-static const char *machine_name(uint32_t machine)
-{
-	switch (machine) {
-	case EM_X86_64: return "x86_64";
-	case EM_AARCH64: return "aarch64";
-	default: return "another arch";
-	}
-}
-
-/* 0, or the exit status after refusing a load recorded on another arch. */
 static int check_arch(struct bpfrr_replay_out *out, const char *path, const struct bpfrr_ir *ir)
 {
-	if (!ir->arch || !REPLAY_MACHINE || ir->arch == REPLAY_MACHINE)
+	const char *running = NULL, *recorded = bpfrr_arch_name(ir->arch);
+	uint32_t arch = bpfrr_kernel_machine_arch(&running);
+
+	if (!ir->arch || !arch || ir->arch == arch)
 		return 0;
 	fail(out, "%s was recorded on %s, this is %s: a load replays only on the arch it was recorded on",
-	     path, machine_name(ir->arch), machine_name(REPLAY_MACHINE));
+	     path, recorded ? recorded : "another arch", bpfrr_arch_name(arch));
 	return BPFRR_EXIT_USAGE;
 }
 
