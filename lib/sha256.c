@@ -4,7 +4,10 @@
  * identities in traces use it so that an auditor can compare a stored
  * buffer with a file's sha256sum.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sha256.h"
 
@@ -86,4 +89,33 @@ void bpfrr_sha256(const void *data, size_t len, uint8_t out[BPFRR_SHA256_LEN])
 	bpfrr_sha256_init(&ctx);
 	bpfrr_sha256_update(&ctx, data, len);
 	bpfrr_sha256_final(&ctx, out);
+}
+
+int bpfrr_sha256_file(const char *path, uint64_t *size, uint8_t out[BPFRR_SHA256_LEN])
+{
+	struct bpfrr_sha256 ctx;
+	uint8_t buf[65536];
+	uint64_t total = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	bpfrr_sha256_init(&ctx);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+		bpfrr_sha256_update(&ctx, buf, (size_t)n);
+		total += (uint64_t)n;
+	}
+	close(fd);
+	bpfrr_sha256_final(&ctx, out);
+	*size = total;
+	return 0;
 }

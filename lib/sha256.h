@@ -20,5 +20,8 @@ void bpfrr_sha256_update(struct bpfrr_sha256 *ctx, const void *data, size_t len)
 void bpfrr_sha256_final(struct bpfrr_sha256 *ctx, uint8_t out[BPFRR_SHA256_LEN]);
 /* One-shot digest of a buffer. */
 void bpfrr_sha256(const void *data, size_t len, uint8_t out[BPFRR_SHA256_LEN]);
+/* Digest and size of a file read to its end (sysfs files have no size to
+ * stat: /sys/kernel/btf/vmlinux).  0 or -errno. */
+int bpfrr_sha256_file(const char *path, uint64_t *size, uint8_t out[BPFRR_SHA256_LEN]);
 
 #endif /* BPFRR_SHA256_H */

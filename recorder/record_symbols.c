@@ -190,11 +190,8 @@ static void find_build_id(struct rec_symtab *st)
 
 void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k)
 {
-	struct bpfrr_sha256 sha;
-	char path[4096], buf[65536];
-	uint64_t size = 0;
-	ssize_t n;
-	int fd;
+	char path[4096];
+	uint64_t size;
 
 	memset(k, 0, sizeof(*k));
 	if (uname(&st->uts))
@@ -206,28 +203,12 @@ void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k)
 	k->build_id = st->build_id;
 
 	snprintf(path, sizeof(path), "%s/vmlinux", st->root_btf);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (bpfrr_sha256_file(path, &size, k->btf_sha256)) {
+		memset(k->btf_sha256, 0, sizeof(k->btf_sha256));
 		k->flags |= BPFRR_KERNEL_F_NO_BTF;
 		return;
 	}
-	bpfrr_sha256_init(&sha);
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			size = 0;
-			k->flags |= BPFRR_KERNEL_F_NO_BTF;
-			break;
-		}
-		bpfrr_sha256_update(&sha, buf, (size_t)n);
-		size += (uint64_t)n;
-	}
-	close(fd);
-	if (k->flags & BPFRR_KERNEL_F_NO_BTF)
-		return;
 	k->btf_size = (uint32_t)size;
-	bpfrr_sha256_final(&sha, k->btf_sha256);
 }
 
 /* --- BTF ------------------------------------------------------------------------------ */

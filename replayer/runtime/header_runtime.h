@@ -289,6 +289,32 @@ static inline int32_t bpfrr_rt_btf_find(const uint8_t *data, size_t len, const c
 static inline int bpfrr_rt_read_file(const char *path, uint8_t **data, size_t *len);
 
 /*
+ * One /proc/kallsyms line, cut in place: "ffffffff81234560 T do_sys_openat2"
+ * or "ffffffffc0a01000 t nf_conntrack_in\t[nf_conntrack]" (a trailing newline
+ * allowed).  0 with its address, name and module ("" vmlinux), or -1 for a
+ * line of another shape.
+ */
+static inline int bpfrr_rt_kallsyms_line(char *line, uint64_t *addr, char **name, char **module)
+{
+	char *end, *mod;
+
+	*addr = strtoull(line, &end, 16);
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return -1;
+	*name = end + 3;
+	(*name)[strcspn(*name, "\n")] = '\0';
+	mod = strchr(*name, '\t');
+	if (mod) {
+		*mod++ = '\0';
+		if (*mod == '[')
+			mod++;
+		mod[strcspn(mod, "]")] = '\0';
+	}
+	*module = mod ? mod : (char *)"";
+	return 0;
+}
+
+/*
  * The address of name in module ("" vmlinux) from /proc/kallsyms, read
  * line by line; the first of several.  0, -ENOENT, -EPERM (addresses
  * hidden: kptr_restrict), or -errno.
@@ -303,22 +329,13 @@ static inline int bpfrr_rt_kallsyms_addr(const char *name, const char *module, u
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char *end, *sym, *mod;
-		unsigned long long a = strtoull(line, &end, 16);
+		char *sym, *mod;
+		uint64_t a;
 
-		any |= a != 0;
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		if (bpfrr_rt_kallsyms_line(line, &a, &sym, &mod))
 			continue;
-		sym = end + 3;
-		sym[strcspn(sym, "\n")] = '\0';
-		mod = strchr(sym, '\t');
-		if (mod) {
-			*mod++ = '\0';
-			if (*mod == '[')
-				mod++;
-			mod[strcspn(mod, "]")] = '\0';
-		}
-		if (strcmp(sym, name) || strcmp(mod ? mod : "", module))
+		any |= a != 0;
+		if (strcmp(sym, name) || strcmp(mod, module))
 			continue;
 		*addr = a;
 		ret = 0;

@@ -20,8 +20,7 @@
 int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
 {
 	struct utsname u;
-	uint8_t *data = NULL;
-	size_t len = 0;
+	uint64_t size;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
@@ -29,29 +28,41 @@ int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
 		return -errno;
 	snprintf(b->release, sizeof(b->release), "%s", u.release);
 	snprintf(b->machine, sizeof(b->machine), "%s", u.machine);
-	ret = bpfrr_rt_read_file(BPFRR_VMLINUX_BTF, &data, &len);
-	if (ret == -ENOENT)
-		return 0;	/* a kernel without BTF: size 0, checksum zero, as the recorder says */
+	ret = bpfrr_sha256_file(BPFRR_VMLINUX_BTF, &size, b->btf_sha256);
+	if (ret == -ENOENT) {
+		/* a kernel without BTF: size 0, checksum zero, as the recorder says */
+		memset(b->btf_sha256, 0, sizeof(b->btf_sha256));
+		return 0;
+	}
 	if (ret)
 		return ret;
-	b->btf_size = (uint32_t)len;
-	bpfrr_sha256(data, len, b->btf_sha256);
-	free(data);
+	b->btf_size = (uint32_t)size;
 	return 0;
+}
+
+int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b)
+{
+	static struct bpfrr_kernel_build running;
+	static int state;	/* 0 not read, 1 read, -errno unreadable */
+
+	if (!state) {
+		state = bpfrr_kernel_build_running(&running);
+		if (!state)
+			state = 1;
+	}
+	*b = state > 0 ? &running : NULL;
+	return state > 0 ? 0 : state;
 }
 
 bool bpfrr_rt_same_build(const struct bpfrr_ir *ir)
 {
-	static struct bpfrr_kernel_build running;
-	static int state;	/* 0 not read, 1 read, -1 unreadable */
+	const struct bpfrr_kernel_build *running;
 
-	if (!ir->kernel.known)
+	if (!ir->kernel.known || bpfrr_kernel_build_current(&running))
 		return false;
-	if (!state)
-		state = bpfrr_kernel_build_running(&running) ? -1 : 1;
-	return state > 0 && ir->kernel.release && !strcmp(ir->kernel.release, running.release) &&
-	       ir->kernel.btf_size == running.btf_size &&
-	       !memcmp(ir->kernel.btf_sha256, running.btf_sha256, sizeof(running.btf_sha256));
+	return ir->kernel.release && !strcmp(ir->kernel.release, running->release) &&
+	       ir->kernel.btf_size == running->btf_size &&
+	       !memcmp(ir->kernel.btf_sha256, running->btf_sha256, sizeof(running->btf_sha256));
 }
 
 const char *bpfrr_kernel_build_desc(const char *release, uint32_t btf_size, const uint8_t sha[32], char *buf,
@@ -122,6 +133,18 @@ void bpfrr_symbols_free(struct bpfrr_symbols *s)
 	free(s);
 }
 
+struct btf *bpfrr_symbols_vmlinux(struct bpfrr_symbols *s, int *err)
+{
+	if (!s->btf_err) {
+		s->vmlinux = btf__parse_raw(BPFRR_VMLINUX_BTF);
+		s->btf_err = s->vmlinux ? 1 : -errno;
+		if (!s->btf_err)
+			s->btf_err = -EINVAL;
+	}
+	*err = s->btf_err < 0 ? s->btf_err : 0;
+	return s->vmlinux;
+}
+
 static int cmp_name(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -138,7 +161,7 @@ static int cmp_ksym(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-/* "ffffffff81234560 T do_sys_openat2" or "ffffffffc0a01000 t nf_conntrack_in\t[nf_conntrack]" */
+/* every line of /proc/kallsyms, sorted by name (header_runtime.h cuts each) */
 static int read_kallsyms(struct bpfrr_symbols *s)
 {
 	size_t len = 0, cap = 0;
@@ -157,24 +180,14 @@ static int read_kallsyms(struct bpfrr_symbols *s)
 	}
 	s->kallsyms[len] = '\0';
 	for (line = s->kallsyms; line && *line; line = next) {
-		char *end, *name, *mod;
+		char *name, *mod;
 		uint64_t addr;
 
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		addr = strtoull(line, &end, 16);
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		if (bpfrr_rt_kallsyms_line(line, &addr, &name, &mod))
 			continue;
-		name = end + 3;
-		mod = strchr(name, '\t');
-		if (mod) {
-			*mod++ = '\0';
-			if (*mod == '[') {
-				mod++;
-				mod[strcspn(mod, "]")] = '\0';
-			}
-		}
 		if (s->nr_syms == cap) {
 			struct ksym *n = realloc(s->syms, (cap ? cap * 2 : 65536) * sizeof(*n));
 
@@ -183,7 +196,7 @@ static int read_kallsyms(struct bpfrr_symbols *s)
 			s->syms = n;
 			cap = cap ? cap * 2 : 65536;
 		}
-		s->syms[s->nr_syms] = (struct ksym){ name, mod ? mod : "", addr, s->nr_syms };
+		s->syms[s->nr_syms] = (struct ksym){ name, mod, addr, s->nr_syms };
 		s->nr_syms++;
 		any_addr |= addr != 0;
 	}
@@ -217,15 +230,9 @@ int bpfrr_symbols_resolve(struct bpfrr_symbols *s, const struct bpfrr_ir_resolve
 			snprintf(why, why_size, "is in module %s, whose BTF bpfrr does not replay", module);
 			return -EOPNOTSUPP;
 		}
-		if (!s->btf_err) {
-			s->vmlinux = btf__parse_raw(BPFRR_VMLINUX_BTF);
-			s->btf_err = s->vmlinux ? 1 : -errno;
-			if (!s->btf_err)
-				s->btf_err = -EINVAL;
-		}
-		if (s->btf_err < 0) {
-			snprintf(why, why_size, "cannot be looked up: %s: %s", BPFRR_VMLINUX_BTF, strerror(-s->btf_err));
-			return s->btf_err;
+		if (!bpfrr_symbols_vmlinux(s, &ret)) {
+			snprintf(why, why_size, "cannot be looked up: %s: %s", BPFRR_VMLINUX_BTF, strerror(-ret));
+			return ret;
 		}
 		id = btf__find_by_name_kind(s->vmlinux, r->name, r->btf_kind);
 		if (id <= 0) {

@@ -15,6 +15,8 @@
 
 #include "ir.h"
 
+struct btf;
+
 #define BPFRR_VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 #define BPFRR_KALLSYMS		"/proc/kallsyms"
 
@@ -28,6 +30,12 @@ struct bpfrr_kernel_build {
 
 /* Fills b from uname(2) and /sys/kernel/btf/vmlinux.  0 or -errno (uname, reading the BTF). */
 int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b);
+/*
+ * The same, read once per process (hashing the BTF is the cost: about
+ * 100 ms under TCG) and shared by the replay's refusal, bpfrr_rt_same_build()
+ * and --verify: 0 and *b, or -errno and *b NULL.
+ */
+int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b);
 
 /*
  * Is the running kernel the build the IR was recorded on (release, BTF size
@@ -53,6 +61,9 @@ const char *bpfrr_arch_name(uint32_t e_machine);
 struct bpfrr_symbols;
 struct bpfrr_symbols *bpfrr_symbols_new(void);
 void bpfrr_symbols_free(struct bpfrr_symbols *s);
+/* The running kernel's vmlinux BTF, parsed on first need (the resolutions and
+ * --verify's CO-RE share it); NULL with *err = -errno if it cannot be. */
+struct btf *bpfrr_symbols_vmlinux(struct bpfrr_symbols *s, int *err);
 /*
  * The value of a BTF_ID or KSYM_ADDR resolution.  0; -ENOENT when the
  * kernel lacks the symbol (why: "is not in this kernel's BTF"); another

@@ -51,6 +51,7 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 	close_all(r);
 	free(r->fds);
 	free(r->log);
+	bpfrr_symbols_free(r->syms);
 	bpfrr_plan_free(&r->plan);
 	bpfrr_ir_free(r->ir);
 	memset(r, 0, sizeof(*r));
@@ -67,7 +68,6 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
  */
 static int resolve_values(struct bpfrr_replay *r)
 {
-	struct bpfrr_symbols *syms = NULL;
 	uint32_t i, j;
 	int ret = 0;
 
@@ -81,11 +81,7 @@ static int resolve_values(struct bpfrr_replay *r)
 			uint64_t v = 0;
 
 			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
-				if (!syms && !(syms = bpfrr_symbols_new())) {
-					ret = replay_fail(r, -1, -ENOMEM, "out of memory");
-					break;
-				}
-				ret = bpfrr_symbols_resolve(syms, rs, &v, where, sizeof(where));
+				ret = bpfrr_symbols_resolve(r->syms, rs, &v, where, sizeof(where));
 				if (ret) {
 					replay_fail(r, i, ret, "seq %llu %s: %s: %s %s", (unsigned long long)c->seq,
 						    bpfrr_ir_call_name(c, name, sizeof(name)),
@@ -110,7 +106,6 @@ static int resolve_values(struct bpfrr_replay *r)
 			}
 		}
 	}
-	bpfrr_symbols_free(syms);
 	return ret;
 }
 
@@ -124,7 +119,7 @@ static int check_machine(struct bpfrr_replay *r)
 {
 	const char *running = NULL, *recorded = bpfrr_arch_name(r->ir->arch);
 	uint32_t arch = bpfrr_kernel_machine_arch(&running);
-	struct bpfrr_kernel_build b;
+	const struct bpfrr_kernel_build *b;
 	char name[64], rec[160], run[160];
 	const struct bpfrr_ir_call *c;
 	int bound, ret;
@@ -139,7 +134,7 @@ static int check_machine(struct bpfrr_replay *r)
 	bound = bpfrr_ir_first_build_bound(r->ir);
 	if (!r->ir->kernel.known || bound < 0 || bpfrr_rt_same_build(r->ir))
 		return 0;
-	ret = bpfrr_kernel_build_running(&b);
+	ret = bpfrr_kernel_build_current(&b);
 	if (ret)
 		return replay_fail(r, -1, ret, "reading this kernel's build identity: %s", strerror(-ret));
 	c = &r->ir->calls[bound];
@@ -148,7 +143,7 @@ static int check_machine(struct bpfrr_replay *r)
 			   bpfrr_ir_call_name(c, name, sizeof(name)), c->bound_why,
 			   bpfrr_kernel_build_desc(r->ir->kernel.release, r->ir->kernel.btf_size,
 						   r->ir->kernel.btf_sha256, rec, sizeof(rec)),
-			   bpfrr_kernel_build_desc(b.release, b.btf_size, b.btf_sha256, run, sizeof(run)));
+			   bpfrr_kernel_build_desc(b->release, b->btf_size, b->btf_sha256, run, sizeof(run)));
 }
 
 /* --- diagnostics ------------------------------------------------------------ */
@@ -398,6 +393,9 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	for (i = 0; i < ir->nr_slots; i++)
 		r->fds[i] = -1;
+	r->syms = bpfrr_symbols_new();
+	if (!r->syms)
+		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	ret = bpfrr_ir_validate(r->ir, err, sizeof(err));
 	if (ret)
 		return replay_fail(r, -1, ret, "invalid IR: %s", err);

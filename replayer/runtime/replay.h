@@ -42,6 +42,8 @@ struct bpfrr_replay {
 	struct bpfrr_caps caps;
 	struct bpfrr_plan plan;
 	int *fds;			/* per slot: its fd, or -1 */
+	struct bpfrr_symbols *syms;	/* the running kernel's BTF and kallsyms, read on first need
+					 * (resolutions, then --verify) */
 	/* outcome of a failure */
 	int failed_call;		/* IR call index, or -1 (failure outside a call) */
 	int err;			/* -errno */

@@ -46,8 +46,6 @@ struct table {
 	void *ctx;
 	struct bpfrr_verify_totals tot;
 	bool expect;		/* compute expected values (another build, or forced) */
-	struct btf *target;	/* the running kernel's BTF, parsed on first need */
-	int target_err;		/* -errno once parsing it failed */
 };
 
 static void row_x(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
@@ -116,17 +114,6 @@ static uint32_t prog_id_of(const struct bpfrr_replay *r, uint32_t slot)
 
 /* --- the running kernel's build, and what it should make of a program ---------------------- */
 
-/* The running kernel's BTF, parsed on first need, once per verification. */
-static struct btf *target_btf(struct table *t)
-{
-	if (t->target || t->target_err)
-		return t->target;
-	t->target = btf__parse_raw(BPFRR_VMLINUX_BTF);
-	if (!t->target)
-		t->target_err = errno ? -errno : -EINVAL;
-	return t->target;
-}
-
 /*
  * Same build as the recording (kernel_build.h: release, BTF size and
  * SHA-256)?  Sets tot.build and, for another build, a note saying how.
@@ -134,7 +121,7 @@ static struct btf *target_btf(struct table *t)
 static void which_build(struct table *t)
 {
 	const struct bpfrr_ir_kernel *k = &t->r->ir->kernel;
-	struct bpfrr_kernel_build run;
+	const struct bpfrr_kernel_build *run;
 	const char *differs;
 
 	if (!k->known) {
@@ -146,16 +133,16 @@ static void which_build(struct table *t)
 		return;
 	}
 	t->tot.build = BPFRR_VERIFY_OTHER_BUILD;
-	if (bpfrr_kernel_build_running(&run))
+	if (bpfrr_kernel_build_current(&run))
 		differs = "its build cannot be read";
-	else if (!k->release || strcmp(k->release, run.release))
+	else if (!k->release || strcmp(k->release, run->release))
 		differs = "release differs";
-	else if (k->btf_size != run.btf_size)
+	else if (k->btf_size != run->btf_size)
 		differs = "BTF size differs";
 	else
 		differs = "BTF differs";
 	snprintf(t->tot.build_note, sizeof(t->tot.build_note), "recorded on %s (%s), running %s: %s",
-		 k->release ? k->release : "?", k->machine ? k->machine : "?", run.release, differs);
+		 k->release ? k->release : "?", k->machine ? k->machine : "?", run ? run->release : "?", differs);
 }
 
 static int buf_index(const struct bpfrr_ir_call *c, const char *path)
@@ -225,7 +212,7 @@ static int expected_tag(struct table *t, uint32_t slot, uint8_t tag[BPFRR_PROG_T
 	const struct bpfrr_ir_call *c = producer_of(r->ir, slot);
 	struct bpfrr_core_report rep;
 	uint64_t nr_relos = 0, rec_size = 0;
-	struct btf *local;
+	struct btf *local, *target;
 	uint8_t *insns;
 	uint32_t len, i;
 	int ib, rb, ret;
@@ -263,12 +250,14 @@ static int expected_tag(struct table *t, uint32_t slot, uint8_t tag[BPFRR_PROG_T
 			snprintf(why, why_size, "unknown (the program's BTF is not in the bundle)");
 			goto fail;
 		}
-		if (!target_btf(t)) {
-			snprintf(why, why_size, "unknown (%s: %s)", BPFRR_VMLINUX_BTF, strerror(-t->target_err));
+		target = r->syms ? bpfrr_symbols_vmlinux(r->syms, &ret) : NULL;
+		if (!target) {
+			snprintf(why, why_size, "unknown (%s: %s)", BPFRR_VMLINUX_BTF,
+				 strerror(r->syms ? -ret : ENOMEM));
 			btf__free(local);
 			goto fail;
 		}
-		ret = bpfrr_core_relocate(local, t->target, c->bufs[rb].data, nr_relos, rec_size, insns,
+		ret = bpfrr_core_relocate(local, target, c->bufs[rb].data, nr_relos, rec_size, insns,
 					  len / 8, &rep);
 		btf__free(local);
 		if (ret == BPFRR_CORE_UNSUPPORTED) {
@@ -485,7 +474,6 @@ int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, b
 		}
 	}
 	*tot = t.tot;
-	btf__free(t.target);
 	return t.tot.mismatches;
 }
 
