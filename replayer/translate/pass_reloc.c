@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf_disasm.h"
 #include "grow.h"
 #include "frontend_int.h"
 #include "pass_core.h"
@@ -46,12 +47,6 @@
 #define PERF_TYPE_MAX		6	/* types below are fixed; others are dynamic PMUs */
 #define PERF_ATTR_SIZE_VER0	64
 #define PERF_ATTR_CONFIG2	64	/* kprobe: the address (config1 0) or the offset */
-
-/* instructions that carry a kernel BTF id in their imm */
-#define INSN_LD_IMM64		0x18	/* BPF_LD | BPF_IMM | BPF_DW */
-#define INSN_CALL		0x85	/* BPF_JMP | BPF_CALL */
-#define PSEUDO_BTF_ID		3
-#define PSEUDO_KFUNC_CALL	2
 
 /* A resolution by a SYMBOL record's name (strings point into the trace reader). */
 struct psym {
@@ -402,6 +397,27 @@ static const struct bpfrr_rec_symbol *ksym_at(struct prep *p, int32_t buf, uint3
 	return s;
 }
 
+struct insn_btf_ids {
+	struct prep *p;
+	int32_t ib;
+	int ret;
+};
+
+/* The disassembler's hook (as the recorder finds them): a ksym load or a kfunc call of vmlinux. */
+static int on_insn_ref(void *ctx, const struct bpfrr_disasm_ref *ref, char *buf, size_t size)
+{
+	struct insn_btf_ids *w = ctx;
+	char what[48];
+
+	(void)buf;
+	(void)size;
+	if (w->ret || (ref->type != BPFRR_DREF_BTF_ID && ref->type != BPFRR_DREF_KFUNC) || ref->fd)
+		return 0;
+	snprintf(what, sizeof(what), "insns[%zu].imm", ref->insn_idx);
+	w->ret = btf_id_at(w->p, what, w->ib, (uint32_t)ref->insn_idx * 8 + 4, ref->btf_id);
+	return 0;
+}
+
 /*
  * The BTF ids in the instructions: ld_imm64 BPF_PSEUDO_BTF_ID (a ksym) and
  * kfunc calls.  One in a module's BTF names the module by an fd (the
@@ -411,35 +427,19 @@ static const struct bpfrr_rec_symbol *ksym_at(struct prep *p, int32_t buf, uint3
  */
 static int insn_btf_ids(struct prep *p)
 {
-	int32_t ib = find_pbuf(p, "attr.insns");
+	struct insn_btf_ids w = { p, find_pbuf(p, "attr.insns"), 0 };
+	const struct bpfrr_disasm_opts opts = { on_insn_ref, &w };
 	const struct pbuf *b;
-	uint32_t i, n;
-	int ret;
+	size_t i, n;
+	char line[160];
 
-	if (ib < 0 || !p->bufs[ib].data)
+	if (w.ib < 0 || !p->bufs[w.ib].data)
 		return 0;
-	b = &p->bufs[ib];
-	n = b->len / 8;
-	for (i = 0; i < n; i++) {
-		const uint8_t *insn = b->data + i * 8;
-		uint32_t imm, next_imm = 0;
-		int16_t off;
-		char what[48];
-
-		memcpy(&imm, insn + 4, 4);
-		memcpy(&off, insn + 2, 2);
-		snprintf(what, sizeof(what), "insns[%u].imm", i);
-		if (insn[0] == INSN_LD_IMM64 && (insn[1] >> 4) == PSEUDO_BTF_ID && i + 1 < n) {
-			memcpy(&next_imm, insn + 12, 4);
-			if (!next_imm && (ret = btf_id_at(p, what, ib, i * 8 + 4, imm)))
-				return ret;
-			i++;
-		} else if (insn[0] == INSN_CALL && (insn[1] >> 4) == PSEUDO_KFUNC_CALL && !off) {
-			if ((ret = btf_id_at(p, what, ib, i * 8 + 4, imm)))
-				return ret;
-		}
-	}
-	return 0;
+	b = &p->bufs[w.ib];
+	n = b->len / BPFRR_INSN_SIZE;
+	for (i = 0; i < n && !w.ret;)
+		i += (size_t)bpfrr_disasm_insn(b->data, n, i, &opts, line, sizeof(line));
+	return w.ret;
 }
 
 /* An attr u32 field of c's command by name: its offset and value, false if absent or 0. */
