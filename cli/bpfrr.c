@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfrr.h"
+#include "../recorder/diff.h"
 #include "../recorder/dump.h"
 #include "../recorder/record.h"
 #include "../replayer/replayer.h"
@@ -20,6 +21,7 @@ struct subcommand {
 static const struct subcommand subcommands[] = {
 	{ "record", bpfrr_record_main, "run a loader under the recorder, write a trace" },
 	{ "dump", bpfrr_dump_main, "print a trace's bpf() calls field by field (the audit)" },
+	{ "diff", bpfrr_diff_main, "what changed between the loads of two traces" },
 	{ "translate", bpfrr_translate_main, "compile a trace into a syscall loader program" },
 	{ "replay", bpfrr_replay_main, "run a translated trace and verify the kernel state" },
 };

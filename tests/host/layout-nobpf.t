@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/host/layout-nobpf.t: the host rule, mechanically.  The translator
-# (replayer/translate/), the recorder's dump (recorder/dump*) and lib/ run on
-# any machine and never issue bpf(); only the replay runtime
-# (replayer/runtime/) and the fixtures do.  For each of those three parts,
+# (replayer/translate/), the recorder's dump (recorder/dump*) and diff
+# (recorder/diff.c) and lib/ run on any machine and never issue bpf(); only
+# the replay runtime (replayer/runtime/) and the fixtures do.  For each of
+# those parts,
 # from the host build's archives (build/host/libbpfrr-*.a, see Makefile.in):
 #  - no undefined symbol that reaches the bpf syscall: syscall(2), or any
 #    function libbpf exports other than its pure ones (BTF parsing and
@@ -28,6 +29,7 @@ done
 parts=(
 	"lib libbpfrr-lib.a * lib/*.c lib/*.h"
 	"dump libbpfrr-recorder.a dump*.o recorder/dump*.c recorder/dump*.h"
+	"diff libbpfrr-recorder.a diff.o recorder/diff.c recorder/diff.h"
 	"translator libbpfrr-translate.a * replayer/translate/*.c replayer/translate/*.h"
 )
 
