@@ -38,6 +38,7 @@
 /* A named value; sym, when set, is what the value means independently of the kernel build. */
 struct kv {
 	char *name, *val, *sym;
+	const struct bpfrr_field *fd_field;	/* attr fields: the fd field it is, else NULL */
 };
 
 struct kvlist {
@@ -116,6 +117,7 @@ static void kv_set(struct kvlist *l, const char *name, char *val, char *sym)
 	l->v[l->n].name = xstrdup(name);
 	l->v[l->n].val = val;
 	l->v[l->n].sym = sym;
+	l->v[l->n].fd_field = NULL;
 	l->n++;
 }
 
@@ -321,6 +323,7 @@ static int field_cb(void *arg, const struct bpfrr_field *f, const char *path, ui
 {
 	struct field_walk *fw = arg;
 	char *val = NULL, *sym = NULL;
+	int module_fd;
 
 	switch (f->kind) {
 	case BPFRR_FIELD_PAD:
@@ -342,12 +345,14 @@ static int field_cb(void *arg, const struct bpfrr_field *f, const char *path, ui
 		else
 			val = xasprintf("%" PRIu64, value);
 		if ((f->flags & BPFRR_FIELDF_KERNEL_BTF) && value &&
-		    bpfrr_abi_kernel_btf_id(fw->cmd, f, fw->attr, fw->attr_len, fw->env, NULL))
+		    bpfrr_abi_kernel_btf_id(fw->cmd, f, fw->attr, fw->attr_len, fw->env, &module_fd))
 			sym = symbol_name(fw->s, BPFRR_SYM_BTF_ID, value);
 		break;
 	}
 	printable(val);
 	kv_set(&fw->it->fields, path, val, sym);
+	if (f->kind == BPFRR_FIELD_FD && fw->it->fields.n && !strcmp(fw->it->fields.v[fw->it->fields.n - 1].name, path))
+		fw->it->fields.v[fw->it->fields.n - 1].fd_field = f;
 	return 0;
 }
 
@@ -526,9 +531,7 @@ static char *call_key(struct side *s, const struct bpfrr_rt_call *c, const char 
 	}
 	fprintf(f, "%s(", name);
 	for (uint32_t i = 0; i < it->fields.n; i++) {
-		const struct bpfrr_field *fld = bpfrr_abi_cmd_field((int)c->cmd, it->fields.v[i].name + 5);
-
-		if (fld && fld->kind == BPFRR_FIELD_FD) {
+		if (it->fields.v[i].fd_field) {
 			fprintf(f, "%s%s", first ? "" : ", ", it->fields.v[i].val);
 			first = false;
 		}
@@ -586,11 +589,11 @@ static char *object_key(struct side *s, const struct bpfrr_rt_call *c, const str
 static void name_btf_users(struct side *s, const struct bpfrr_rt_call *c, struct item *user)
 {
 	for (uint32_t i = 0; i < user->fields.n; i++) {
-		const struct bpfrr_field *fld = bpfrr_abi_cmd_field((int)c->cmd, user->fields.v[i].name + 5);
+		const struct bpfrr_field *fld = user->fields.v[i].fd_field;
 		const struct bpfrr_fdm_obj *o;
 		struct item *b;
 
-		if (!fld || fld->kind != BPFRR_FIELD_FD || fld->fd_kind != BPFRR_OBJ_BTF)
+		if (!fld || fld->fd_kind != BPFRR_OBJ_BTF)
 			continue;
 		o = bpfrr_fdm_lookup(bpfrr_rt_fdm(s->rt), c->tid,
 				     (int)(int32_t)bpfrr_abi_field_get(fld, c->attr, c->attr_len));
