@@ -975,12 +975,12 @@ static void lines_diff(const struct lines *x, const struct lines *y, struct line
 		if (i < n && j < m && !strcmp(x->v[i], y->v[j])) {
 			ops[nops++] = ' ';
 			i++, j++;
-		} else if (j < m && (i == n || T(i, j + 1) >= T(i + 1, j))) {
+		} else if (i < n && (j == m || T(i + 1, j) >= T(i, j + 1))) {
+			ops[nops++] = '-';	/* what A had first, as diff -u prints it */
+			i++;
+		} else {
 			ops[nops++] = '+';
 			j++;
-		} else {
-			ops[nops++] = '-';
-			i++;
 		}
 	}
 #undef T
