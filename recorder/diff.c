@@ -25,6 +25,7 @@
 #include "bpf_disasm.h"
 #include "bpfrr.h"
 #include "diff.h"
+#include "dump.h"
 #include "fdmodel.h"
 #include "grow.h"
 #include "json.h"
@@ -726,6 +727,56 @@ static void read_bpf_call(struct side *s, const struct bpfrr_rt_call *c)
 		diff_oom = true;
 }
 
+/*
+ * The perf_event_attr field by field, as dump prints it: the PMU type and the
+ * tracepoint id are the kernel's numbers, compared by the names tname and
+ * cname where the traces have them; a dynamic PMU's config1 and config2 are
+ * pointers (kprobe and uprobe names) or addresses: left out, the strings are
+ * compared instead.
+ */
+static void add_perf_attr(struct item *it, const void *data, size_t len, uint32_t type, const char *tname,
+			  const char *cname)
+{
+	char *text = NULL, *line, *next;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+
+	if (!f) {
+		diff_oom = true;
+		return;
+	}
+	dump_perf_attr_text(f, data, len, "", NULL);
+	if (fclose(f)) {
+		diff_oom = true;
+		free(text);
+		return;
+	}
+	for (line = text; line && *line; line = next) {
+		char *colon, *name, *sym = NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		colon = strstr(line, ": ");
+		if (!colon)
+			continue;
+		*colon = 0;
+		if (type >= 6 && (!strcmp(line, "config1") || !strcmp(line, "config2")))
+			continue;
+		if (!strcmp(line, "type") && tname)
+			sym = xstrdup(tname);
+		if (!strcmp(line, "config") && cname)
+			sym = xstrdup(cname);
+		name = xasprintf("perf_event_attr.%s", line);
+		if (name)
+			kv_set(&it->fields, name, xstrdup(colon + 2), sym);
+		else
+			free(sym);
+		free(name);
+	}
+	free(text);
+}
+
 /* perf_event_open: an object named by what it opens (the PMU and config, by name when the trace has them). */
 static void read_perf_event_open(struct side *s, const struct bpfrr_rec_syscall *rec)
 {
@@ -755,24 +806,22 @@ static void read_perf_event_open(struct side *s, const struct bpfrr_rec_syscall 
 		it = new_item(s, rec->seq, xasprintf("perf_event type %u config 0x%" PRIx64, type, config));
 	if (it) {
 		printable(it->key);
-		if (b) {
-			/* the PMU type and tracepoint id are the kernel's numbers: where the trace
-			 * names them, the name is in the key, and they are left out of the digest */
-			uint8_t *copy = malloc(b->len);
-
-			if (copy) {
-				memcpy(copy, b->data, b->len);
-				if (tname)
-					memset(copy, 0, 4);
-				if (cname)
-					memset(copy + 8, 0, 8);
-				kv_set(&it->fields, "perf_event_attr", digest_of(copy, b->len), NULL);
-				free(copy);
-			} else {
-				diff_oom = true;
-			}
-		} else {
+		if (b)
+			add_perf_attr(it, b->data, b->len, type, tname, cname);
+		else
 			kv_set(&it->fields, "perf_event_attr", xstrdup("not captured"), NULL);
+		/* what its pointers held (a kprobe's function, a uprobe's path) */
+		for (uint32_t i = 0; i < rec->nr_regions; i++) {
+			const struct bpfrr_trace_region *r = &rec->regions[i];
+			const struct bpfrr_rec_blob *rb = region_blob(s, r);
+
+			if (r->phase == BPFRR_PHASE_ENTRY && rb &&
+			    (r->content == BPFRR_CONTENT_STRING || r->content == BPFRR_CONTENT_PATH)) {
+				char *v = xasprintf("\"%.*s\"", (int)strnlen(rb->data, rb->len), (const char *)rb->data);
+
+				printable(v);
+				kv_set(&it->fields, r->path, v, NULL);
+			}
 		}
 		kv_set(&it->fields, "result", xstrdup(result_of(rec->ret, rec->flags)), NULL);
 		if (rec->ret >= 0 && !(rec->flags & BPFRR_CALL_NO_EXIT) &&
