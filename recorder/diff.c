@@ -26,6 +26,7 @@
 #include "bpfrr.h"
 #include "diff.h"
 #include "dump.h"
+#include "dump_print.h"
 #include "fdmodel.h"
 #include "grow.h"
 #include "json.h"
@@ -510,12 +511,7 @@ static const char *result_of(int64_t ret, uint32_t flags)
 
 	if (flags & BPFRR_CALL_NO_EXIT)
 		return "did not return";
-	if (e) {
-		const char *n = strerrorname_np(e);
-
-		return n ? n : "error";
-	}
-	return "ok";
+	return e ? dump_errno_name(e) : "ok";
 }
 
 /* The key of a call that made no object: its command and the objects it acts on. */
