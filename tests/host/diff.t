@@ -6,7 +6,8 @@
 # rewrites them), and what each pair must show whatever the goldens say:
 #  - opensnoop -p 1 / -p 2: exactly one change, the .rodata variable targ_tgid;
 #  - the same loader on the stock and the patched kernel: the same, though
-#    kernel numbers differ, because both traces name them;
+#    kernel numbers differ, because both traces name them; on the debug
+#    kernel: one program's CO-RE offsets, as a disassembly diff;
 #  - two fixtures: objects only in one side, nothing matched wrongly;
 #  - every trace with itself: exit 0 and "same"; a truncated one: exit 3;
 #    usage errors and an unreadable file: exit 2.
@@ -75,6 +76,16 @@ else
 	not_ok "runqlat: the two traces should carry different attach_btf_id numbers with the same names" \
 		"$(cat "$tmp/ids.stock")" "$(cat "$tmp/ids.patched")"
 fi
+
+# the same loader on the debug build (KASAN, lockdep: other struct layouts): CO-RE gave
+# other field offsets, and that is all that differs
+golden runqlat-core 1 "$d/x86_64-stock-runqlat.trace" "$d/x86_64-debug-runqlat.trace"
+check "runqlat on stock / debug: one program differs, in its CO-RE offsets only" "$tmp/runqlat-core.json" '
+	([.items[] | select(.status != "same")] | length == 1) and
+	(.items[] | select(.status == "changed") |
+	 (.key | startswith("prog tracing ")) and .fields == [] and .values == [] and .btf == {} and
+	 ([.insns[] | select(startswith("-") or startswith("+"))] | length > 0 and
+	  all(test("^[-+]r[0-9] = [0-9]+$"))))'
 
 golden fixtures 1 "$data/traces/x86_64-fx_onemap.trace" "$data/traces/x86_64-fx_maps.trace"
 check "fx_onemap / fx_maps: their own maps only in one side, the common libbpf probes the same" \
