@@ -1436,7 +1436,12 @@ int bpfrr_diff_files(const char *pa, const char *pb, const struct bpfrr_diff_opt
 		side_json(&rp, "b", &b);
 		json_arr_begin(&rp.j, "items");
 	} else {
-		fprintf(out, "--- A %s\n+++ B %s\n", pa, pb);
+		const struct bpfrr_rec_kernel *ka = bpfrr_rt_kernel(a.rt), *kb = bpfrr_rt_kernel(b.rt);
+
+		fprintf(out, "--- A %s%s%s%s\n", pa, ka ? " (kernel " : "", ka ? ka->release : "", ka ? ")" : "");
+		fprintf(out, "+++ B %s%s%s%s\n", pb, kb ? " (kernel " : "", kb ? kb->release : "", kb ? ")" : "");
+		if (ka && kb && (strcmp(ka->release, kb->release) || memcmp(ka->btf_sha256, kb->btf_sha256, 32)))
+			fprintf(out, "(two kernel builds: their numbers are compared by the names the traces give them)\n");
 	}
 	/* A's items in their order, each of B's own before the first match that follows it in B */
 	{
