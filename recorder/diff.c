@@ -910,22 +910,16 @@ nomem:
 
 /* --- comparing ---------------------------------------------------------------------------------- */
 
-/* Match A's items to B's: the same key, in the order they were made. */
+/* Match A's items to B's: the same key, the nth of a key in A with the nth in B (the order they were made). */
 static void match_items(struct side *a, struct side *b)
 {
-	uint32_t from = 0;
-
 	for (uint32_t i = 0; i < a->n; i++) {
-		/* the next unmatched item of the same key, searched from where the last match was first */
-		for (uint32_t pass = 0; pass < 2 && a->items[i].match < 0; pass++) {
-			for (uint32_t j = pass ? 0 : from; j < (pass ? from : b->n); j++) {
-				if (b->items[j].match >= 0 || strcmp(a->items[i].key, b->items[j].key))
-					continue;
-				a->items[i].match = j;
-				b->items[j].match = i;
-				from = j + 1;
-				break;
-			}
+		for (uint32_t j = 0; j < b->n; j++) {
+			if (b->items[j].match >= 0 || strcmp(a->items[i].key, b->items[j].key))
+				continue;
+			a->items[i].match = j;
+			b->items[j].match = i;
+			break;
 		}
 	}
 }
