@@ -840,7 +840,9 @@ static void add_pin(struct dump_out *o, const struct dump_call *c)
 	pin = named_node(o, DOT_PIN, l.s);
 	l.n = 0;
 	l.s[0] = '\0';
-	label_add(&l, "%s from a pin", dump_kind_name(ident_ok(c->ident) ? c->ident->kind : c->made_kind));
+	label_add(&l, "%s%s%s\nfrom a pin", dump_kind_name(ident_ok(c->ident) ? c->ident->kind : c->made_kind),
+		  ident_ok(c->ident) && c->ident->name && c->ident->name[0] ? " " : "",
+		  ident_ok(c->ident) && c->ident->name ? c->ident->name : "");
 	label_ident(&l, c->bpf->seq, c->ident);
 	w.self = made_node(o, c->bpf->seq, ident_ok(c->ident) ? c->ident->kind : c->made_kind, &l);
 	if (w.self == UINT32_MAX)
@@ -1044,15 +1046,19 @@ static void add_perf_event(struct dump_out *o, const struct dump_call *c)
 		if (pmu && (!strcmp(pmu, "kprobe") || !strcmp(pmu, "uprobe"))) {
 			/* bit 0 of config is "retprobe" in both PMUs' format */
 			label_add(&t, "%s%s ", pmu[0] == 'k' ? "k" : "u", config & 1 ? "retprobe" : "probe");
-			if (config1 && probe_content)
-				label_add(&t, "%s%s", text[0] ? text : "?", config2 ? "+" : "");
-			if (config2 && config1)
-				label_add(&t, "%#" PRIx64, config2);
-			else if (config2 && ps.config2) {
+			if (probe_content && text[0]) {
+				/* function or path, and the offset in config2 */
+				label_add(&t, "%s", text);
+				if (config2)
+					label_add(&t, "+%#" PRIx64, config2);
+			} else if (config1) {
+				label_add(&t, "? (not captured)");
+			} else if (ps.config2) {
 				dump_symbol_text(ps.config2, text, sizeof(text));
 				label_add(&t, "%s", text);
-			} else if (!config1)
-				label_add(&t, "%#" PRIx64, config2);
+			} else {
+				label_add(&t, "%#" PRIx64, config2);	/* an address */
+			}
 		} else {
 			label_add(&t, "PMU %s config %#" PRIx64, pmu ? pmu : "?", config);
 			if (!pmu)
