@@ -6,7 +6,8 @@
  * The walk reads the trace, keeps the fd model and the counts, applies the
  * filters, and hands each record to the printer chosen once per run from the
  * options (bpftool's json/plain pairs, as a table): text (dump_text.c), JSON
- * Lines (dump_jsonl.c), or a summary in either (dump_summary.c).  What a
+ * Lines (dump_jsonl.c), a summary in either (dump_summary.c), or a Graphviz
+ * graph (dump_dot.c: it keeps what the calls say and draws in summary).  What a
  * captured buffer holds (instructions, BTF, logs, numbers, fds, info structs)
  * is decoded once in dump_render.c, which calls the printer's content hooks to
  * lay it out.  No printer knows the fd model: it sees objects through
