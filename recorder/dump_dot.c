@@ -328,6 +328,11 @@ static uint32_t fd_node(struct dump_out *o, int fd)
 
 /* --- edges ------------------------------------------------------------------------------ */
 
+static bool same_edge(const struct dot_edge *e, uint32_t from, uint32_t to, uint8_t kind, const char *what)
+{
+	return e->from == from && e->to == to && e->kind == kind && !strcmp(e->what, what ? what : "");
+}
+
 static struct dot_edge *add_edge(struct dump_out *o, uint32_t from, uint32_t to, uint8_t kind, const char *what)
 {
 	struct dot *g = dot_of(o);
@@ -341,9 +346,12 @@ static struct dot_edge *add_edge(struct dump_out *o, uint32_t from, uint32_t to,
 	for (const char *p = what ? what : ""; *p; p++)
 		key = key * 31 + (unsigned char)*p;
 	if (bpfrr_u64map_get(&g->edge_keys, key, &idx)) {
-		e = &g->edges[idx - 1];
-		if (e->from == from && e->to == to && e->kind == kind && !strcmp(e->what, what ? what : ""))
-			return e;
+		if (same_edge(&g->edges[idx - 1], from, to, kind, what))
+			return &g->edges[idx - 1];
+		/* two edges' keys collided: the one made before may be any */
+		for (size_t i = 0; i < g->nr_edges; i++)
+			if (same_edge(&g->edges[i], from, to, kind, what))
+				return &g->edges[i];
 	}
 	e = grow(o, g->edges, &g->cap_edges, g->nr_edges, sizeof(*e));
 	if (!e)
@@ -525,7 +533,9 @@ static void add_prog(struct dump_out *o, const struct dump_call *c)
 		} else {
 			label_add(&l, "%s btf id %u", bpfrr_abi_attach_type_name(attach_type) ?: "?", btf_id);
 		}
-		dot_of(o)->nodes[w.self].btf_target = named_node(o, DOT_TARGET, l.s) + 1;
+		uint32_t target = named_node(o, DOT_TARGET, l.s);	/* may move the nodes */
+
+		dot_of(o)->nodes[w.self].btf_target = target + 1;
 	}
 }
 
