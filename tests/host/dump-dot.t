@@ -5,8 +5,8 @@
 # graph) with no warning and exit 0; the relations each trace has are edges
 # of the graph (program uses map, map uses BTF, link attaches program, link
 # on perf event on tracepoint or kprobe, raw tracepoint, map-in-map holds
-# and inner, perf event array holds, a light skeleton's loader program run,
-# an adopted fd); --format svg runs dot itself, says which package is
+# and inner, perf event array holds, tail calls through a program array
+# (tests/data/dot), a light skeleton's loader program run, an adopted fd); --format svg runs dot itself, says which package is
 # missing without it, and reports dot's failure; --json stays --format
 # json. The synthetic relations (tail calls, pins, cgroup, fentry) are
 # tests/unit/test_dump_dot.c's. No bpf() (TAP).
@@ -39,7 +39,7 @@ node_id() {
 }
 
 # --- every committed trace: a graph Graphviz draws without a word ---------------------------
-for trace in "$traces"/*.trace; do
+for trace in "$traces"/*.trace "$top"/tests/data/dot/*.trace; do
 	name=$(basename "$trace" .trace)
 	for v in "" -v; do
 		out=$tmp/$name$v.dot
@@ -89,6 +89,14 @@ check "fx_maps: the program uses the map-in-map and the ring buffer" \
 	eval 'has_edge "$g" prog39 map27 uses && has_edge "$g" prog39 map35 uses'
 check "fx_maps: the tracepoint syscalls/sys_enter_getpid" \
 	has_edge "$g" perf43 "$(node_id "$g" 'tracepoint syscalls\/sys_enter_getpid')" on
+
+g=$tmp/x86_64-fx_tailcall.dot
+check "fx_tailcall: the program array's slot 0 holds stage1, slot 1 stage2 (tail calls)" \
+	eval 'has_edge "$g" map26 prog42 "tail call \[0\]" && has_edge "$g" map26 prog44 "tail call \[1\]"'
+check "fx_tailcall: the entry program uses the program array; the link attaches it" \
+	eval 'has_edge "$g" prog35 map26 uses && has_edge "$g" link54 prog35 attaches'
+check "fx_tailcall: the tail-called programs' labels" \
+	eval 'grep -q "^	prog42 \[.*label=\"prog stage1" "$g" && grep -q "^	prog44 \[.*label=\"prog stage2" "$g"'
 
 g=$tmp/x86_64-fx_onemap.dot
 check "fx_onemap: the raw tracepoint link on sys_enter" \
