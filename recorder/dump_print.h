@@ -41,11 +41,11 @@ struct dump_out {
 	FILE *f;
 	struct json_out j;		/* the JSON printers' writer on f */
 	const struct bpfrr_dump_opts *opts;
+	void *state;			/* the printer's own, made by begin(), freed by finish() */
 	const struct bpfrr_trace_header *hdr;	/* NULL: none */
 	struct bpfrr_trace_reader *r;	/* for the blobs of regions */
 	const struct dump_printer *p;	/* the one chosen for the run */
 	struct dump *walk;
-	void *state;			/* the printer's own, made by begin(), freed by finish() */
 	bool oom;			/* a printer ran out of memory */
 };
 
@@ -53,11 +53,11 @@ struct dump_out {
 struct dump_obj {
 	uint32_t kind;			/* enum bpfrr_obj_kind */
 	uint64_t origin;		/* seq of the call that made it; 0: made outside the trace */
+	const void *handle;		/* the walk's object: the same for every fd of it during the run */
 	const char *name;		/* the identity's name, else the creating attr's; "" if none */
 	const char *made_by;		/* "BPF_MAP_CREATE", "perf_event_open", "adopted"; NULL: unknown */
 	bool has_id;			/* the recorder's identity query succeeded */
 	uint32_t id;			/* the kernel's id of it, when has_id */
-	const void *handle;		/* the walk's object: the same for every fd of it during the run */
 };
 
 /* One call as the walk hands it to the printer. */
