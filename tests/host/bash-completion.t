@@ -80,8 +80,8 @@ expect "diff: trace files" "$top/tests/data/traces/x86_64-opensnoop.trace" \
 	bpfrr diff --json a.trace "$top/tests/data/traces/x86_64-o"
 expect "dump: the *.trace files (not the README beside them)" "$top/tests/data/dot/x86_64-fx_tailcall.trace" \
 	bpfrr dump "$top/tests/data/dot/"
-expect "dump: any file or directory when no *.trace matches" "$top/tests/data/dot $top/tests/data/dump" \
-	bpfrr dump "$top/tests/data/d"
+expect "dump: any file when no *.trace matches" "$top/tests/data/dot/README.md" \
+	bpfrr dump "$top/tests/data/dot/R"
 expect "translate -o: a file" "$top/tests/data/traces/x86_64-opensnoop.trace" \
 	bpfrr translate -o "$top/tests/data/traces/x86_64-o"
 expect "an option's value is not mistaken for the file: dump --tid takes none" "" bpfrr dump --tid ""
