@@ -6,7 +6,7 @@
  * ABI table, lib/bpf_abi.h), the buffers the call read and wrote, the fds
  * it used resolved to the objects they referred to at that moment, the
  * result, and the identity the recorder took of created objects.  Text for
- * people, JSON Lines (docs/dump-json.md) for jq, or a summary.
+ * people, JSON Lines (docs/dump-json.md) for jq, a summary, or a graph.
  *
  * This file is the walk: two passes over the trace, the first collects what
  * is recorded after the call it belongs to (the recorder's OBJECT
@@ -17,9 +17,13 @@
  * shared with the translator.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bpf_abi.h"
 #include "bpfrr.h"
@@ -142,7 +146,15 @@ bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *view)
 	view->made_by = obj->made_by;
 	view->has_id = id && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED);
 	view->id = view->has_id ? id->id : 0;
+	view->handle = obj;
 	return true;
+}
+
+uint64_t dump_obj_closed_by(const struct dump_out *o, uint64_t origin)
+{
+	const struct bpfrr_fdm_obj *obj = bpfrr_fdm_find(bpfrr_rt_fdm(o->walk->rt), origin);
+
+	return obj ? obj->close_seq : 0;
 }
 
 const struct bpfrr_rec_kernel *dump_kernel(const struct dump_out *o)
@@ -457,6 +469,8 @@ static const struct dump_printer *printer_for(const struct bpfrr_dump_opts *o)
 {
 	if (o->summary)
 		return o->json ? &dump_summary_json_printer : &dump_summary_text_printer;
+	if (o->dot)
+		return &dump_dot_printer;
 	return o->json ? &dump_jsonl_printer : &dump_text_printer;
 }
 
@@ -513,6 +527,8 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 	name = bpfrr_trace_name(r);
 	d.rt = bpfrr_rt_new(r);
 	if (!d.rt || bpfrr_rt_model(d.rt, sizeof(struct object), init_object, &d)) {
+		if (p->finish)
+			p->finish(&d.out);
 		dump_free(&d);
 		fprintf(err, "bpfrr dump: out of memory\n");
 		return BPFRR_EXIT_FAILURE;
@@ -572,6 +588,8 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 		ret = BPFRR_EXIT_USAGE;
 		break;
 	}
+	if (p->finish)
+		p->finish(&d.out);
 	dump_free(&d);
 	return ret;
 }
@@ -593,7 +611,11 @@ static void usage(FILE *f)
 	      "opens), with their parameters by name.\n"
 	      "\n"
 	      "options:\n"
-	      "  --json              JSON Lines: one object per call (see docs/dump-json.md)\n"
+	      "  --format FORMAT     text (the default), json (JSON Lines: one object per call,\n"
+	      "                      see docs/dump-json.md), dot (a Graphviz graph of the\n"
+	      "                      objects, what they attach to and how they refer to each\n"
+	      "                      other) or svg (that graph drawn by Graphviz's dot -Tsvg)\n"
+	      "  --json              the same as --format json\n"
 	      "  --summary           counts per command, objects created, failures, other syscalls\n"
 	      "  --cmd NAME[,NAME]   only these calls: bpf() commands (BPF_PROG_LOAD or prog_load)\n"
 	      "                      or other recorded syscalls by name (perf_event_open, ioctl,\n"
@@ -601,7 +623,8 @@ static void usage(FILE *f)
 	      "  --tid N             only calls of task N\n"
 	      "  --no-insns          do not disassemble instructions\n"
 	      "  -v, --verbose       also blobs, fd events, identities, kernel and symbol records;\n"
-	      "                      whole logs and lists\n"
+	      "                      whole logs and lists; in a graph, also the objects made and\n"
+	      "                      closed again without relating them to anything (probes)\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "exit status: 0 for a complete trace, 3 for a truncated one (no END record:\n"
@@ -636,9 +659,75 @@ static int parse_cmds(struct bpfrr_dump_opts *o, char *list)
 	return 0;
 }
 
+/* Is prog an executable file in one of PATH's directories? */
+static bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char file[4096];
+
+	for (p = path && *path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), end > p ? p : ".", prog) <
+		    (int)sizeof(file) && !access(file, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/* --format svg: the graph through Graphviz's `dot -Tsvg`, which writes to our stdout. */
+static int dump_svg(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts *o)
+{
+	int fds[2], status, ret;
+	FILE *to_dot;
+	pid_t pid;
+
+	if (!in_path("dot")) {
+		fprintf(stderr, "bpfrr dump: --format svg needs Graphviz's dot in PATH (Debian package graphviz)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (pipe2(fds, O_CLOEXEC)) {
+		fprintf(stderr, "bpfrr dump: pipe: %s\n", strerror(errno));
+		return BPFRR_EXIT_FAILURE;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "bpfrr dump: fork: %s\n", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return BPFRR_EXIT_FAILURE;
+	}
+	if (!pid) {
+		if (dup2(fds[0], STDIN_FILENO) < 0)
+			_exit(126);
+		execlp("dot", "dot", "-Tsvg", (char *)NULL);
+		fprintf(stderr, "bpfrr dump: dot: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	/* if dot stops reading, its exit status says why; the write error alone is not news */
+	signal(SIGPIPE, SIG_IGN);
+	to_dot = fdopen(fds[1], "w");
+	if (!to_dot) {
+		close(fds[1]);
+		ret = BPFRR_EXIT_FAILURE;
+	} else {
+		ret = bpfrr_dump_trace(r, o, to_dot, stderr);
+		fclose(to_dot);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bpfrr dump: dot -Tsvg failed (%s %d)\n",
+			WIFSIGNALED(status) ? "signal" : "exit status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		return BPFRR_EXIT_FAILURE;
+	}
+	return ret;
+}
+
 int bpfrr_dump_main(int argc, char **argv)
 {
 	static const struct option long_opts[] = {
+		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -651,14 +740,23 @@ int bpfrr_dump_main(int argc, char **argv)
 	struct bpfrr_dump_opts o = { 0 };
 	struct bpfrr_trace_reader *r;
 	char *err = NULL, *end;
+	const char *format = "text";
 	unsigned long tid;
 	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "vh", long_opts, NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "dot") &&
+			    strcmp(optarg, "svg")) {
+				fprintf(stderr, "bpfrr dump: --format: '%s' is not text, json, dot or svg\n", optarg);
+				return BPFRR_EXIT_USAGE;
+			}
+			format = optarg;
+			break;
 		case 'j':
-			o.json = true;
+			format = "json";
 			break;
 		case 's':
 			o.summary = true;
@@ -691,6 +789,12 @@ int bpfrr_dump_main(int argc, char **argv)
 			return BPFRR_EXIT_USAGE;
 		}
 	}
+	o.json = !strcmp(format, "json");
+	o.dot = !strcmp(format, "dot") || !strcmp(format, "svg");
+	if (o.dot && o.summary) {
+		fprintf(stderr, "bpfrr dump: --summary prints counts, not a graph (--format text or json)\n");
+		return BPFRR_EXIT_USAGE;
+	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "bpfrr dump: %s\n", optind == argc ? "no trace file given" : "one trace file only");
 		usage(stderr);
@@ -702,7 +806,10 @@ int bpfrr_dump_main(int argc, char **argv)
 		free(err);
 		return BPFRR_EXIT_USAGE;
 	}
-	ret = bpfrr_dump_trace(r, &o, stdout, stderr);
+	if (!strcmp(format, "svg"))
+		ret = dump_svg(r, &o);
+	else
+		ret = bpfrr_dump_trace(r, &o, stdout, stderr);
 	bpfrr_trace_reader_close(r);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "bpfrr dump: writing the output: %s\n", strerror(errno));

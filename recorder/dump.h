@@ -19,6 +19,7 @@
 struct bpfrr_dump_opts {
 	bool json;		/* JSON Lines, one object per call (docs/dump-json.md) */
 	bool summary;		/* counts instead of calls */
+	bool dot;		/* a Graphviz graph of the objects and their relations (dump_dot.c) */
 	bool no_insns;		/* no disassembly */
 	bool verbose;		/* every record, whole logs, every name */
 	bool has_tid;

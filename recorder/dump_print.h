@@ -6,7 +6,8 @@
  * The walk reads the trace, keeps the fd model and the counts, applies the
  * filters, and hands each record to the printer chosen once per run from the
  * options (bpftool's json/plain pairs, as a table): text (dump_text.c), JSON
- * Lines (dump_jsonl.c), or a summary in either (dump_summary.c).  What a
+ * Lines (dump_jsonl.c), a summary in either (dump_summary.c), or a Graphviz
+ * graph (dump_dot.c: it keeps what the calls say and draws in summary).  What a
  * captured buffer holds (instructions, BTF, logs, numbers, fds, info structs)
  * is decoded once in dump_render.c, which calls the printer's content hooks to
  * lay it out.  No printer knows the fd model: it sees objects through
@@ -40,6 +41,7 @@ struct dump_out {
 	FILE *f;
 	struct json_out j;		/* the JSON printers' writer on f */
 	const struct bpfrr_dump_opts *opts;
+	void *state;			/* the printer's own, made by begin(), freed by finish() */
 	const struct bpfrr_trace_header *hdr;	/* NULL: none */
 	struct bpfrr_trace_reader *r;	/* for the blobs of regions */
 	const struct dump_printer *p;	/* the one chosen for the run */
@@ -51,6 +53,7 @@ struct dump_out {
 struct dump_obj {
 	uint32_t kind;			/* enum bpfrr_obj_kind */
 	uint64_t origin;		/* seq of the call that made it; 0: made outside the trace */
+	const void *handle;		/* the walk's object: the same for every fd of it during the run */
 	const char *name;		/* the identity's name, else the creating attr's; "" if none */
 	const char *made_by;		/* "BPF_MAP_CREATE", "perf_event_open", "adopted"; NULL: unknown */
 	bool has_id;			/* the recorder's identity query succeeded */
@@ -115,6 +118,8 @@ struct dump_printer {
 	/* -v: the records that are not calls (blobs, fd events, identities, unknown) */
 	void (*record)(struct dump_out *o, const struct bpfrr_trace_record *rec);
 	void (*summary)(struct dump_out *o, const char *trace_name, const struct dump_summary *s);
+	/* the very last: free what begin() made (also after a corrupt trace, when summary is not called) */
+	void (*finish)(struct dump_out *o);
 
 	/* the content of a captured buffer, decoded by dump_render_content() */
 	void (*string)(struct dump_out *o, const char *s, size_t len, const char *indent);
@@ -139,6 +144,7 @@ extern const struct dump_printer dump_text_printer;		/* dump_text.c */
 extern const struct dump_printer dump_jsonl_printer;		/* dump_jsonl.c */
 extern const struct dump_printer dump_summary_text_printer;	/* dump_summary.c */
 extern const struct dump_printer dump_summary_json_printer;
+extern const struct dump_printer dump_dot_printer;		/* dump_dot.c */
 
 /* --- what the printers may ask the walk (dump.c) ---------------------------------- */
 
@@ -153,6 +159,9 @@ const struct bpfrr_rec_symbol *dump_symbol(const struct dump_out *o, uint32_t ki
 int dump_read_entry(const struct dump_out *o, uint64_t addr, void *buf, size_t len);
 /* The notes the recorder made about call seq: *pos starts at 0; NULL after the last. */
 const char *dump_next_note(const struct dump_out *o, uint64_t seq, size_t *pos);
+/* The call whose close (or dup over it) dropped the last fd of the object call origin made,
+ * so far; 0 if none did (it is open, its tasks' exits closed it, or there is no such object). */
+uint64_t dump_obj_closed_by(const struct dump_out *o, uint64_t origin);
 
 /* --- the content renderers and shared names (dump_render.c) ------------------------ */
 

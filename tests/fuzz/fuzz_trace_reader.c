@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: arbitrary bytes read as a trace, every record decoded
- * and touched, then `bpfrr dump` run over it as text (-v), JSON and
- * summary.  Each input is tried twice: as is (what a user's file meets),
- * and with checksums ignored, so mutations get past the CRCs and reach the
- * record decoders, the ABI walkers and the dumper's renderers.
+ * and touched, then `bpfrr dump` run over it as text (-v), JSON, a JSON
+ * summary and a graph (dot, -v).  Each input is tried twice: as is (what a
+ * user's file meets), and with checksums ignored, so mutations get past
+ * the CRCs and reach the record decoders, the ABI walkers and the dumper's
+ * renderers.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilib \
  *	tests/fuzz/fuzz_trace_reader.c (every lib .c) recorder/dump*.c -lbpf -lelf -lz
@@ -94,6 +95,7 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 		{ .verbose = true },
 		{ .json = true },
 		{ .summary = true, .json = true },
+		{ .dot = true, .verbose = true },
 	};
 	struct bpfrr_trace_reader *r;
 	struct bpfrr_trace_record rec;
