@@ -513,8 +513,14 @@ static void text_loader(struct dump_out *o, const struct dump_call *dc)
 			fprintf(f, ", attr: %u bytes at blob+%u", c->attr_size, c->attr_off);
 		} else {
 			fprintf(f, "%s(", bpfrr_lskel_helper_name(c->helper));
-			if (c->name) {
+			if (c->name && bpfrr_lskel_helper_nargs(c->helper) == 2) {
+				dump_text_quoted(f, c->name, strlen(c->name));	/* a format */
+			} else if (c->name) {
 				dump_text_quoted(f, c->name, strlen(c->name));
+				for (i = 2; i < bpfrr_lskel_helper_nargs(c->helper); i++) {
+					fputs(", ", f);
+					text_ld_val(f, ld, &c->args[i]);
+				}
 			} else {
 				for (i = 0; i < bpfrr_lskel_helper_nargs(c->helper); i++) {
 					if (i)
@@ -529,6 +535,18 @@ static void text_loader(struct dump_out *o, const struct dump_call *dc)
 		fputc('\n', f);
 		if (c->is_sys_bpf && c->attr)
 			text_inner_sys_bpf(o, dc, k);
+		if (c->is_sys_bpf && c->attr && o->opts->verbose) {
+			/* -v: the attr's bytes as the blob holds them, and every byte range patched */
+			fprintf(f, "        attr bytes at blob+%u: ", c->attr_off);
+			dump_text_hex(f, c->attr_blob, c->attr_size);
+			fputc('\n', f);
+			for (i = 0; i < c->nr_patches; i++) {
+				fprintf(f, "        attr bytes %u..%u <- ", c->patches[i].off,
+					c->patches[i].off + c->patches[i].len - 1);
+				text_ld_val(f, ld, &c->patches[i].val);
+				fputc('\n', f);
+			}
+		}
 	}
 	for (i = 0; i < ld->nr_ctx_outs; i++) {
 		const struct bpfrr_ld_ctx_out *co = &ld->ctx_outs[i];
