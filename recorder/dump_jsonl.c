@@ -144,6 +144,27 @@ static void json_notes(struct dump_out *o, uint64_t seq)
 
 /* --- buffers ---------------------------------------------------------------------------- */
 
+static void json_ld_val(struct json_out *j, const char *key, const struct bpfrr_lskel *ld,
+			const struct bpfrr_ld_val *v);
+
+/* "patched": the bytes of a loader program's inner-call buffer it sets at run time */
+static void json_inner_buf_patches(struct dump_out *o, const struct dump_call *c,
+				   const struct bpfrr_trace_region *reg)
+{
+	const struct bpfrr_ld_buf *b = dump_inner_buf(c, reg);
+	uint32_t i;
+
+	json_arr_begin(&o->j, "patched");
+	for (i = 0; b && i < b->nr_patches; i++) {
+		json_obj_begin(&o->j, NULL);
+		json_u64(&o->j, "off", b->patches[i].off);
+		json_u64(&o->j, "len", b->patches[i].len);
+		json_ld_val(&o->j, "value", c->inner->ld, &b->patches[i].val);
+		json_obj_end(&o->j);
+	}
+	json_arr_end(&o->j);
+}
+
 static void json_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg)
 {
 	const struct bpfrr_rec_blob *b = dump_region_blob(o, reg);
@@ -179,6 +200,8 @@ static void json_region(struct dump_out *o, const struct dump_call *c, const str
 		json_str(j, "error", dump_errno_name(reg->err));
 	if (b)
 		dump_render_content(o, c, reg, b, "");
+	if (c->inner)
+		json_inner_buf_patches(o, c, reg);
 	json_obj_end(j);
 }
 

@@ -185,6 +185,15 @@ bool dump_inner_fd_object(const struct dump_inner *in, int fd, struct dump_obj *
 	return true;
 }
 
+const struct bpfrr_ld_buf *dump_inner_buf(const struct dump_call *c, const struct bpfrr_trace_region *reg)
+{
+	const struct dump_inner *in = c->inner;
+
+	if (!in || !in->regions || reg < in->regions || reg >= in->regions + in->call.nr_regions)
+		return NULL;
+	return &in->ld->calls[in->k].bufs[reg - in->regions];
+}
+
 /* --- fields patched at run time --------------------------------------------------------------- */
 
 const struct bpfrr_ld_patch *dump_inner_patch(const struct dump_call *c, const struct bpfrr_field *f)

@@ -37,6 +37,7 @@ struct dump_printer;
 struct dump_inner;		/* an inner call of a loader program being printed (dump_loader.c) */
 struct bpfrr_lskel;		/* lib/loader_decode.h */
 struct bpfrr_ld_patch;
+struct bpfrr_ld_buf;
 
 /* Where a printer writes, and what of the run it may look at. */
 struct dump_out {
@@ -189,6 +190,8 @@ const struct bpfrr_abi_env *dump_inner_env(struct dump_out *o, struct dump_inner
 int dump_inner_read(const struct dump_inner *in, uint64_t addr, void *buf, size_t len);
 /* a placeholder fd as the object an earlier inner call returns; false if fd is not one */
 bool dump_inner_fd_object(const struct dump_inner *in, int fd, struct dump_obj *view);
+/* the decoder's buffer behind region reg of inner call c, or NULL */
+const struct bpfrr_ld_buf *dump_inner_buf(const struct dump_call *c, const struct bpfrr_trace_region *reg);
 /* the run-time value patched into attr field f of inner call c, or NULL */
 const struct bpfrr_ld_patch *dump_inner_patch(const struct dump_call *c, const struct bpfrr_field *f);
 /* the same as text ("<fd of inner #2 BPF_MAP_CREATE>", "<from ctx+8 (ctx.log_level)>",

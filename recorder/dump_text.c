@@ -197,6 +197,23 @@ static void text_identity(FILE *f, const struct bpfrr_rec_object *id, uint32_t k
 
 /* --- buffers --------------------------------------------------------------------------- */
 
+static void text_ld_val(FILE *f, const struct bpfrr_lskel *ld, const struct bpfrr_ld_val *v);
+
+/* A buffer of a loader program's inner call: the bytes the program sets at run time. */
+static void text_inner_buf_patches(struct dump_out *o, const struct dump_call *c,
+				   const struct bpfrr_trace_region *reg, const char *indent)
+{
+	const struct bpfrr_ld_buf *b = dump_inner_buf(c, reg);
+	uint32_t i;
+
+	for (i = 0; b && i < b->nr_patches; i++) {
+		fprintf(o->f, "%s  at run time: bytes %u..%u <- ", indent, b->patches[i].off,
+			b->patches[i].off + b->patches[i].len - 1);
+		text_ld_val(o->f, c->inner->ld, &b->patches[i].val);
+		fputc('\n', o->f);
+	}
+}
+
 /* One captured buffer: where, how much, its hash, then its content. */
 static void text_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
 			const char *indent)
@@ -233,6 +250,8 @@ static void text_region(struct dump_out *o, const struct dump_call *c, const str
 		snprintf(sub, sizeof(sub), "%s  ", indent);
 		dump_render_content(o, c, reg, b, sub);
 	}
+	if (c->inner)
+		text_inner_buf_patches(o, c, reg, indent);
 }
 
 /* Every region of the call whose path is path (both phases), once. */

@@ -7,6 +7,7 @@
  * Attr field offsets come from the ABI table, as everywhere.
  */
 #include <check.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +318,87 @@ START_TEST(test_stops)
 }
 END_TEST
 
+/* --- real gen_loader output: tests/data/lskel/NAME.{insns,blob}, made by tests/data/lskel/extract --- */
+
+static void *read_data(const char *name, const char *ext, size_t *len)
+{
+	char here[4096], path[4200];
+	FILE *f;
+	void *buf;
+	long n;
+
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	snprintf(path, sizeof(path), "%s/../data/lskel/%s.%s", dirname(here), name, ext);
+	f = fopen(path, "rb");
+	ck_assert_msg(f, "cannot open %s", path);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc(n ? (size_t)n : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* the light skeletons of the fixtures, and what their programs must be decoded to */
+static const struct {
+	const char *name;
+	unsigned int btf_load, map_create, map_update, map_freeze, prog_load;
+} real[] = {
+	{ "fx_globals", 1, 5, 5, 2, 1 },	/* .bss, .data, .data.extra, .rodata, a map: initial values */
+	{ "fx_maps", 1, 10, 2, 0, 1 },		/* map-in-map: inner map fds as values */
+	{ "fx_core", 1, 2, 2, 1, 1 },		/* CO-RE relocations passed to the kernel */
+	{ "fx_attach", 1, 2, 2, 1, 3 },
+	{ "fx_tailcall", 1, 3, 1, 1, 3 },
+};
+
+START_TEST(test_real)
+{
+	unsigned int counts[BPFRR_CMD__MAX] = { 0 };
+	size_t ni, nb;
+	void *insns = read_data(real[_i].name, "insns", &ni), *blob = read_data(real[_i].name, "blob", &nb);
+	struct bpfrr_lskel *ld;
+	uint32_t k, i;
+
+	ck_assert(bpfrr_lskel_looks_generated(insns, ni / 8));
+	ld = decode(insns, ni / 8, blob, nb);
+	ck_assert_msg(ld->complete, "%s: stopped at %lld: %s", real[_i].name, (long long)ld->stop_insn, ld->stop_why);
+	ck_assert_uint_le(ld->insns_visited, ni / 8);
+	for (k = 0; k < ld->nr_calls; k++) {
+		const struct bpfrr_ld_call *c = &ld->calls[k];
+
+		if (!c->is_sys_bpf)
+			continue;
+		ck_assert_uint_lt(c->cmd, BPFRR_CMD__MAX);
+		counts[c->cmd]++;
+		/* every fd an inner call uses is one an earlier inner call returned */
+		for (i = 0; i < c->nr_patches; i++)
+			if (c->patches[i].val.kind == BPFRR_LDV_RESULT)
+				ck_assert_uint_lt(c->patches[i].val.call, k);
+		if (c->cmd == BPFRR_CMD_PROG_LOAD) {
+			bool has_insns = false;
+
+			for (i = 0; i < c->nr_bufs; i++)
+				has_insns |= !strcmp(c->bufs[i].path, "attr.insns") && c->bufs[i].len > 0;
+			ck_assert_msg(has_insns, "%s: inner #%u PROG_LOAD without its insns", real[_i].name, k + 1);
+		}
+	}
+	ck_assert_uint_eq(counts[BPFRR_CMD_BTF_LOAD], real[_i].btf_load);
+	ck_assert_uint_eq(counts[BPFRR_CMD_MAP_CREATE], real[_i].map_create);
+	ck_assert_uint_eq(counts[BPFRR_CMD_MAP_UPDATE_ELEM], real[_i].map_update);
+	ck_assert_uint_eq(counts[BPFRR_CMD_MAP_FREEZE], real[_i].map_freeze);
+	ck_assert_uint_eq(counts[BPFRR_CMD_PROG_LOAD], real[_i].prog_load);
+	/* the program hands every map and program fd back in its ctx */
+	ck_assert_uint_eq(ld->nr_ctx_outs, counts[BPFRR_CMD_PROG_LOAD] + counts[BPFRR_CMD_MAP_CREATE] -
+			  (strcmp(real[_i].name, "fx_maps") ? 0 : 1));	/* fx_maps' inner map is closed */
+	bpfrr_lskel_free(ld);
+	free(insns);
+	free(blob);
+}
+END_TEST
+
 /* Random instructions after the prologue, random and cut blobs: no crash, bounded work. */
 START_TEST(test_robust)
 {
@@ -378,6 +460,7 @@ int main(void)
 	tcase_add_test(tc, test_call_attr_in_blob);
 	tcase_add_test(tc, test_unknown_branch);
 	tcase_add_test(tc, test_stops);
+	tcase_add_loop_test(tc, test_real, 0, (int)(sizeof(real) / sizeof(real[0])));
 	tcase_add_test(tc, test_robust);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
