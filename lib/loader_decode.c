@@ -75,6 +75,8 @@
 #define STACK_SIZE	512	/* MAX_BPF_STACK */
 #define NAME_MAX_LEN	256	/* names a helper reads from the blob, as kept */
 #define ATTR_MAX	4096	/* an inner attr bigger than this is not gen_loader's */
+#define BLOB_MAX	(64u << 20)	/* a blob bigger than this is not decoded (libbpf's are KiB to a few MiB) */
+#define KEPT_SLACK	(16u << 20)	/* the inner calls' buffer copies may add up to 4 blobs + this */
 
 struct insn {
 	uint8_t code;
@@ -352,6 +354,8 @@ struct interp {
 	size_t cleanup_lo, cleanup_hi;	/* the block the first goto skips: error exits land there */
 	bool have_cleanup;
 	uint32_t calls_cap;
+	uint64_t kept;		/* bytes of the inner calls' buffer copies */
+	bool too_much;		/* kept went past its bound */
 	bool oom;
 };
 
@@ -534,6 +538,12 @@ static int walk_buf(void *arg, const struct bpfrr_abi_buf *b)
 		return 0;	/* not in the blob: a pointer the skeleton passes, or none */
 	if (len > w->in->blob.len - off)
 		len = w->in->blob.len - off;
+	/* every call may point at all of the blob: bound what is copied */
+	w->in->kept += len;
+	if (w->in->kept > 4ull * w->in->blob.len + KEPT_SLACK) {
+		w->in->too_much = true;
+		return -E2BIG;
+	}
 	p = realloc(c->bufs, (c->nr_bufs + 1) * sizeof(*p));
 	if (!p) {
 		w->err = -ENOMEM;
@@ -601,6 +611,8 @@ static enum run_end sys_bpf_call(struct interp *in, size_t pc, struct bpfrr_ld_c
 	in->ld->nr_sys_bpf++;
 	if (bpfrr_abi_cmd((int)c->cmd)) {
 		bpfrr_abi_walk((int)c->cmd, c->attr, c->attr_size, BPFRR_PHASE_ENTRY, &env, walk_buf, &w);
+		if (in->too_much)
+			return stop(in, pc, "the buffers of the inner calls add up to more than 4 blobs");
 		if (w.err) {
 			in->oom = true;
 			return RUN_STOP;
@@ -1119,8 +1131,8 @@ int bpfrr_lskel_decode(const void *insns, size_t insn_cnt, const void *blob, siz
 	if (!in.ld)
 		return -ENOMEM;
 	in.ld->stop_insn = -1;
-	if (blob_len > UINT32_MAX / 2 || insn_cnt > UINT32_MAX / 2) {
-		stop(&in, 0, "program or blob too large");
+	if (blob_len > BLOB_MAX || insn_cnt > UINT32_MAX / 16) {
+		stop(&in, 0, "program or blob too large to decode (blob over %u MiB)", BLOB_MAX >> 20);
 		*out = in.ld;
 		return 0;
 	}

@@ -514,7 +514,7 @@ static __attribute__((unused)) int synth_lskel_trace(int fd)
 		.argc = 1, .argv = argv,
 	};
 	struct bpf_insn p[64];
-	union bpf_attr a, *inner;
+	union bpf_attr a, inner;
 	uint8_t blob[SYNTH_LSKEL_BLOB] = { 0 };
 	struct bpfrr_trace_region regs[3];
 	struct synth s = { .now = SYNTH_T0 };
@@ -528,19 +528,19 @@ static __attribute__((unused)) int synth_lskel_trace(int fd)
 		return -errno;
 	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
 
-	/* the blob: two MAP_CREATE attrs at 64 and 144 */
-	inner = (union bpf_attr *)(blob + 64);
-	inner->map_type = BPF_MAP_TYPE_ARRAY;
-	inner->key_size = 4;
-	inner->value_size = 8;
-	inner->max_entries = 4;
-	strcpy(inner->map_name, "inner");
-	inner = (union bpf_attr *)(blob + 144);
-	inner->map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
-	inner->key_size = 4;
-	inner->value_size = 4;
-	inner->max_entries = 2;
-	strcpy(inner->map_name, "outer");
+	/* the blob: two MAP_CREATE attrs (72 bytes) at 64 and 144 */
+	memset(&inner, 0, sizeof(inner));
+	inner.map_type = BPF_MAP_TYPE_ARRAY;
+	inner.key_size = 4;
+	inner.value_size = 8;
+	inner.max_entries = 4;
+	strcpy(inner.map_name, "inner");
+	memcpy(blob + 64, &inner, 72);
+	inner.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	inner.value_size = 4;
+	inner.max_entries = 2;
+	strcpy(inner.map_name, "outer");
+	memcpy(blob + 144, &inner, 72);
 
 #define LI(c, d, sr, o, im) (p[n++] = (struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (sr), \
 							 .off = (o), .imm = (im) })

@@ -318,6 +318,36 @@ START_TEST(test_stops)
 }
 END_TEST
 
+/* Ten BPF_BTF_LOADs of all of an 8 MiB blob: the copies kept are bounded, the decoding says so. */
+START_TEST(test_bounded_copies)
+{
+	size_t len = 8u << 20, n, k;
+	unsigned int btf = off_of(BPFRR_CMD_BTF_LOAD, "btf"), size = off_of(BPFRR_CMD_BTF_LOAD, "btf_size");
+	struct bpf_insn p[MAX_INSNS];
+	uint8_t *blob = calloc(1, len);
+	struct bpfrr_lskel *ld;
+	uint32_t btf_size = (uint32_t)len - 64;
+
+	ck_assert_ptr_nonnull(blob);
+	memcpy(blob + size, &btf_size, 4);
+	n = prologue(p);
+	BLOB(p, BPF_REG_0, 64);
+	BLOB(p, BPF_REG_1, btf);
+	p[n++] = STX(BPF_DW, BPF_REG_1, BPF_REG_0, 0);
+	for (k = 0; k < 10; k++)
+		n = sys_bpf(p, n, BPF_BTF_LOAD, 0, 28);
+	p[n++] = EXIT();
+	ld = decode(p, n, blob, len);
+	ck_assert(!ld->complete);
+	ck_assert_msg(strstr(ld->stop_why, "add up to more than"), "why: %s", ld->stop_why);
+	ck_assert_uint_ge(ld->nr_sys_bpf, 4);
+	ck_assert_uint_lt(ld->nr_sys_bpf, 10);
+	ck_assert_uint_eq(ld->calls[1].bufs[0].len, btf_size);
+	bpfrr_lskel_free(ld);
+	free(blob);
+}
+END_TEST
+
 /* --- real gen_loader output: tests/data/lskel/NAME.{insns,blob}, made by tests/data/lskel/extract --- */
 
 static void *read_data(const char *name, const char *ext, size_t *len)
@@ -460,6 +490,7 @@ int main(void)
 	tcase_add_test(tc, test_call_attr_in_blob);
 	tcase_add_test(tc, test_unknown_branch);
 	tcase_add_test(tc, test_stops);
+	tcase_add_test(tc, test_bounded_copies);
 	tcase_add_loop_test(tc, test_real, 0, (int)(sizeof(real) / sizeof(real[0])));
 	tcase_add_test(tc, test_robust);
 	suite_add_tcase(s, tc);
