@@ -212,6 +212,23 @@ static int mem_store(struct ld_mem *m, uint32_t off, uint32_t len, const struct 
 			m->owner[off + i] = OWN_CONST;
 		return 0;
 	}
+	/* the other arm of an if/else copying into the same bytes (bpf_copy_from_user or
+	 * bpf_probe_read_kernel of a map's initial value): either call's bytes */
+	if (val->kind == BPFRR_LDV_COPY && (val->flags & BPFRR_LDV_F_COND) && len && m->owner[off] >= 0) {
+		const struct ld_store *prev = &m->stores[m->owner[off]];
+
+		if (prev->off == off && prev->len == len && prev->val.kind == BPFRR_LDV_COPY &&
+		    (prev->val.flags & BPFRR_LDV_F_COND) && prev->val.cond_insn == val->cond_insn &&
+		    m->owner[off + len - 1] == m->owner[off]) {
+			struct bpfrr_ld_val either = *val;
+
+			either.flags |= BPFRR_LDV_F_EITHER;
+			either.call2 = either.call;
+			either.call = prev->val.call;
+			m->stores[m->owner[off]].val = either;
+			return 0;
+		}
+	}
 	if (m->nr == m->cap) {
 		uint32_t cap = m->cap ? m->cap * 2 : 32;
 		struct ld_store *p = realloc(m->stores, cap * sizeof(*p));
@@ -554,9 +571,11 @@ static int walk_buf(void *arg, const struct bpfrr_abi_buf *b)
 	memset(nb, 0, sizeof(*nb));
 	nb->path = strdup(b->path);
 	nb->bytes = malloc(len ? len : 1);
-	if (!nb->path || !nb->bytes) {
+	nb->blob_bytes = malloc(len ? len : 1);
+	if (!nb->path || !nb->bytes || !nb->blob_bytes) {
 		free(nb->path);
 		free(nb->bytes);
+		free(nb->blob_bytes);
 		w->err = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -567,6 +586,7 @@ static int walk_buf(void *arg, const struct bpfrr_abi_buf *b)
 	nb->dir = (uint8_t)b->dir;
 	nb->elem_size = b->elem_size;
 	mem_read_walk(w->in->ld, &w->in->blob, nb->blob_off, nb->bytes, nb->len);
+	memcpy(nb->blob_bytes, w->in->blob.bytes + nb->blob_off, nb->len);
 	c->nr_bufs++;
 	if (mem_patches(&w->in->blob, nb->blob_off, nb->len, &nb->patches, &nb->nr_patches)) {
 		w->err = -ENOMEM;
@@ -1100,6 +1120,7 @@ static void call_free(struct bpfrr_ld_call *c)
 	for (i = 0; i < c->nr_bufs; i++) {
 		free(c->bufs[i].path);
 		free(c->bufs[i].bytes);
+		free(c->bufs[i].blob_bytes);
 		free(c->bufs[i].patches);
 	}
 	free(c->bufs);
@@ -1268,13 +1289,22 @@ char *bpfrr_lskel_val_text(const struct bpfrr_lskel *ld, const struct bpfrr_ld_v
 		n = snprintf(buf, size, "%saddress found by %s", v->shift ? "upper half of the " : "", call);
 		break;
 	case BPFRR_LDV_COPY:
-		n = snprintf(buf, size, "bytes copied in by %s", call);
+		if (v->flags & BPFRR_LDV_F_EITHER) {
+			char call2[128];
+
+			call_text(ld, v->call2, call2, sizeof(call2));
+			n = snprintf(buf, size, "bytes copied in by %s or by %s", call, call2);
+		} else {
+			n = snprintf(buf, size, "bytes copied in by %s", call);
+		}
 		break;
 	default:
 		n = snprintf(buf, size, "a value not known statically");
 		break;
 	}
-	if (n >= 0 && (size_t)n < size && (v->flags & BPFRR_LDV_F_COND))
+	if (n >= 0 && (size_t)n < size && (v->flags & BPFRR_LDV_F_EITHER))
+		snprintf(buf + n, size - (size_t)n, " (as the branch at insn %u goes)", v->cond_insn);
+	else if (n >= 0 && (size_t)n < size && (v->flags & BPFRR_LDV_F_COND))
 		snprintf(buf + n, size - (size_t)n, " (when the branch at insn %u goes that way)", v->cond_insn);
 	return buf;
 }

@@ -53,6 +53,7 @@ enum bpfrr_ld_kind {
 };
 
 #define BPFRR_LDV_F_COND	0x1	/* stored on one arm of a branch only (see cond_insn) */
+#define BPFRR_LDV_F_EITHER	0x2	/* COPY: by call or by call2, one on each arm of cond_insn */
 
 struct bpfrr_ld_val {
 	uint8_t kind;		/* enum bpfrr_ld_kind */
@@ -61,6 +62,7 @@ struct bpfrr_ld_val {
 	uint8_t flags;		/* BPFRR_LDV_F_* */
 	uint32_t call;		/* RESULT, RESULT_OUT, COPY: index in bpfrr_lskel.calls */
 	uint32_t cond_insn;	/* F_COND: the branch */
+	uint32_t call2;		/* F_EITHER: the other arm's call */
 	int64_t v;		/* CONST value; BLOB, CTX, STACK offset; CTX_FIELD ctx offset */
 };
 
@@ -89,6 +91,7 @@ struct bpfrr_ld_buf {
 	uint8_t dir;		/* enum bpfrr_dir */
 	uint32_t elem_size;
 	uint8_t *bytes;		/* len bytes; run-time values as BPFRR_LD_* placeholders */
+	uint8_t *blob_bytes;	/* the same as the blob holds them (what is there before the run) */
 	struct bpfrr_ld_patch *patches;	/* buffer-relative */
 	uint32_t nr_patches;
 };

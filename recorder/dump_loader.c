@@ -53,8 +53,11 @@ int dump_inner_init(struct dump_out *o, const struct dump_call *outer, uint32_t 
 
 		in->blobs[i].id = i + 1;
 		in->blobs[i].len = b->len;
-		in->blobs[i].data = b->bytes;
-		bpfrr_sha256(b->bytes, b->len, in->blobs[i].sha256);
+		/* instructions and fd arrays show whose fds they get (the placeholders resolve to
+		 * "inner #k"); any other buffer its bytes as the blob holds them */
+		in->blobs[i].data = b->content == BPFRR_CONTENT_INSNS || b->content == BPFRR_CONTENT_FD_ARRAY ?
+				    b->bytes : b->blob_bytes;
+		bpfrr_sha256(in->blobs[i].data, b->len, in->blobs[i].sha256);
 		in->regions[i] = (struct bpfrr_trace_region){
 			.phase = BPFRR_PHASE_ENTRY, .dir = b->dir, .content = b->content,
 			.addr = BPFRR_LD_BLOB_ADDR + b->blob_off, .len = b->len, .want_len = b->want_len,

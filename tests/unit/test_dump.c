@@ -457,14 +457,14 @@ END_TEST
  * Traces recorded in the guest and committed (tests/data/traces/NAME.trace):
  * each must dump (text and JSON) exactly as tests/data/dump/NAME.{text,json}.
  */
-START_TEST(recorded_traces)
+static void dump_recorded(const char *subdir)
 {
 	char dir[4200];
 	struct dirent *de;
 	int n = 0;
 	DIR *dp;
 
-	snprintf(dir, sizeof(dir), "%s/traces", data_dir);
+	snprintf(dir, sizeof(dir), "%s/%s", data_dir, subdir);
 	dp = opendir(dir);
 	if (!dp)
 		return;	/* none committed yet */
@@ -488,7 +488,15 @@ START_TEST(recorded_traces)
 		n++;
 	}
 	closedir(dp);
-	fprintf(stderr, "# %d recorded traces dumped\n", n);
+	fprintf(stderr, "# %d recorded traces of %s dumped\n", n, subdir);
+}
+
+START_TEST(recorded_traces)
+{
+	dump_recorded("traces");
+	/* light skeletons recorded for their loader programs only (not translated: the
+	 * translator's tests read tests/data/traces): fixtures/fx_lskel.c */
+	dump_recorded("lskel");
 }
 END_TEST
 
