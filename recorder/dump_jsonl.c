@@ -427,6 +427,8 @@ static void json_ld_val(struct json_out *j, const char *key, const struct bpfrr_
 	case BPFRR_LDV_COPY:
 		json_u64(j, "inner", v->call + 1);
 		json_u64(j, "shift", v->shift);
+		if (v->flags & BPFRR_LDV_F_EITHER)
+			json_u64(j, "inner_other", v->call2 + 1);	/* the other arm's copy */
 		break;
 	}
 	if (v->flags & BPFRR_LDV_F_COND)
