@@ -70,7 +70,6 @@ int dump_inner_init(struct dump_out *o, const struct dump_call *outer, uint32_t 
 		.bpf = &in->call, .regions = in->regions, .nr_regions = c->nr_bufs, .made_kind = BPFRR_OBJ_NONE,
 		.region_done = in->region_done, .inner = in,
 	};
-	in->env = (struct bpfrr_abi_env){ .read_mem = NULL };
 	in->dc.env = *dump_inner_env(o, in);
 	o->inner = in;
 	return 0;
@@ -177,10 +176,10 @@ bool dump_inner_fd_object(const struct dump_inner *in, int fd, struct dump_obj *
 	}
 	view->kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_size);
 	view->made_by = bpfrr_abi_cmd_name((int)c->cmd);
-	if (bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_size, &made) && made.has_name) {
+	if (bpfrr_abi_cmd_made((int)c->cmd, c->attr, c->attr_size, &made) && made.has_name &&
+	    bpfrr_abi_cmd((int)c->cmd)->makes.name) {
 		/* the name lives in the call's attr, which outlives the view */
-		const struct bpfrr_field *f = bpfrr_abi_cmd_field((int)c->cmd, bpfrr_abi_cmd(
-			(int)c->cmd)->makes.name);
+		const struct bpfrr_field *f = bpfrr_abi_cmd_field((int)c->cmd, bpfrr_abi_cmd((int)c->cmd)->makes.name);
 
 		if (f && f->offset + f->size <= c->attr_size && c->attr[f->offset + f->size - 1] == '\0')
 			view->name = (const char *)c->attr + f->offset;
