@@ -30,6 +30,7 @@
 #include "dump.h"
 #include "dump_print.h"
 #include "fdmodel.h"
+#include "loader_decode.h"
 #include "resolved.h"
 #include "sha256.h"
 #include "trace.h"
@@ -74,6 +75,14 @@ struct dump {
 	size_t nr_failures, cap_failures;
 	bool have_end;
 	struct bpfrr_rec_end end;
+
+	/* the values array maps got at key 0: a light skeleton's blob is one */
+	struct map_value {
+		uint64_t map_seq, update_seq;
+		const void *data;	/* in the reader's blobs */
+		uint64_t len;
+	} *map_values;
+	size_t nr_map_values, cap_map_values;
 	bool oom;
 };
 
@@ -134,12 +143,16 @@ static int read_phase(struct dump *d, int phase, uint64_t addr, void *buf, size_
 bool dump_fd_object(const struct dump_out *o, int fd, struct dump_obj *view)
 {
 	struct dump *d = o->walk;
-	const struct object *obj = fd_object(d, d->tid, fd);
+	const struct object *obj;
 	const struct bpfrr_rec_object *id;
 
+	if (o->inner)
+		return dump_inner_fd_object(o->inner, fd, view);
+	obj = fd_object(d, d->tid, fd);
 	if (!obj)
 		return false;
 	id = obj->ident;
+	view->inner = 0;
 	view->kind = obj->base.kind;
 	view->origin = obj->base.origin;
 	view->name = bpfrr_rt_obj_name(d->rt, &obj->base);
@@ -170,6 +183,8 @@ const struct bpfrr_rec_symbol *dump_symbol(const struct dump_out *o, uint32_t ki
 
 int dump_read_entry(const struct dump_out *o, uint64_t addr, void *buf, size_t len)
 {
+	if (o->inner)
+		return dump_inner_read(o->inner, addr, buf, len);
 	return read_phase(o->walk, BPFRR_PHASE_ENTRY, addr, buf, len);
 }
 
@@ -299,6 +314,168 @@ static void note_created(struct dump *d, const struct bpfrr_rec_bpf_call *c, uin
 		obj->made_by = cmd_name(c->cmd);
 }
 
+/* --- light skeletons: the loader program and its blob (lib/loader_decode.h) ------------- */
+
+/* The bytes the call passed in the buffer at path, or NULL. */
+static const void *entry_buffer(struct dump *d, const struct bpfrr_rec_bpf_call *c, const char *path, uint64_t *len)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nr_regions; i++) {
+		const struct bpfrr_trace_region *reg = &c->regions[i];
+		const struct bpfrr_rec_blob *b;
+
+		if (reg->phase != BPFRR_PHASE_ENTRY || strcmp(reg->path, path) || !reg->blob)
+			continue;
+		b = bpfrr_trace_blob(d->r, reg->blob);
+		if (!b)
+			return NULL;
+		*len = b->len;
+		return b->data;
+	}
+	return NULL;
+}
+
+/* Is attr field name of cmd the UAPI value uapi? */
+static bool attr_is(const struct bpfrr_rec_bpf_call *c, const char *name, const char *uapi)
+{
+	const struct bpfrr_field *f = bpfrr_abi_cmd_field((int)c->cmd, name);
+	uint64_t want;
+
+	return f && f->xlat && f->offset + f->size <= c->attr_len && !bpfrr_abi_xlat_value(f->xlat, uapi, &want) &&
+	       bpfrr_abi_field_get(f, c->attr, c->attr_len) == want;
+}
+
+/* A successful BPF_MAP_UPDATE_ELEM of key 0 of an array map: the value, which may be a blob. */
+static void note_map_value(struct dump *d, const struct bpfrr_rec_bpf_call *c)
+{
+	const struct bpfrr_field *f = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_UPDATE_ELEM, "map_fd");
+	const struct bpfrr_obj_facts *facts;
+	const struct map_value *mv = NULL;
+	const struct object *obj;
+	const void *key, *value;
+	uint64_t key_len, value_len;
+	uint32_t zero = 0;
+	size_t i;
+
+	if (c->cmd != BPFRR_CMD_MAP_UPDATE_ELEM || c->ret != 0 || (c->flags & BPFRR_CALL_NO_EXIT) || !f ||
+	    f->offset + f->size > c->attr_len)
+		return;
+	obj = fd_object(d, c->tid, (int32_t)bpfrr_abi_field_get(f, c->attr, c->attr_len));
+	if (!obj || obj->base.kind != BPFRR_OBJ_MAP || !obj->base.origin)
+		return;
+	facts = bpfrr_rt_made(d->rt, obj->base.origin);
+	key = entry_buffer(d, c, "attr.key", &key_len);
+	value = entry_buffer(d, c, "attr.value", &value_len);
+	if (!facts || !facts->has_type || !key || key_len != 4 || memcmp(key, &zero, 4) || !value)
+		return;
+	{
+		const struct bpfrr_field *tf = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_CREATE, "map_type");
+		uint64_t array;
+
+		if (!tf || bpfrr_abi_xlat_value(tf->xlat, "BPF_MAP_TYPE_ARRAY", &array) || facts->type != array)
+			return;
+	}
+	for (i = 0; i < d->nr_map_values; i++)
+		if (d->map_values[i].map_seq == obj->base.origin)
+			mv = &d->map_values[i];
+	if (!mv) {
+		if (d->nr_map_values == d->cap_map_values) {
+			size_t cap = d->cap_map_values ? d->cap_map_values * 2 : 4;
+			struct map_value *p = realloc(d->map_values, cap * sizeof(*p));
+
+			if (!p) {
+				d->oom = true;
+				return;
+			}
+			d->map_values = p;
+			d->cap_map_values = cap;
+		}
+		mv = &d->map_values[d->nr_map_values++];
+	}
+	*(struct map_value *)mv = (struct map_value){ obj->base.origin, c->seq, value, value_len };
+}
+
+/* The map values a program's instructions load the address of: all of one map, or not a blob. */
+struct blob_ref {
+	bool any, mixed, by_idx;
+	int32_t ref;
+};
+
+static int collect_blob_ref(void *arg, const struct bpfrr_insn_ref *r)
+{
+	struct blob_ref *br = arg;
+	bool by_idx;
+
+	if (r->type == BPFRR_INSN_MAP_VALUE || r->type == BPFRR_INSN_MAP_IDX_VALUE) {
+		by_idx = r->type == BPFRR_INSN_MAP_IDX_VALUE;
+		if (br->any && (br->by_idx != by_idx || br->ref != r->value))
+			br->mixed = true;
+		br->any = true;
+		br->by_idx = by_idx;
+		br->ref = r->value;
+	} else {
+		br->mixed = true;	/* gen_loader's program names no other map, BTF or kfunc */
+	}
+	return 0;
+}
+
+/*
+ * A BPF_PROG_LOAD of a syscall program that starts as gen_loader's do: decode it with
+ * the blob its instructions name (the value that map got at key 0).  Sets dc->loader,
+ * or dc->loader_why; leaves both NULL for any other program.
+ */
+static void decode_loader(struct dump *d, const struct bpfrr_rec_bpf_call *c, struct dump_call *dc)
+{
+	struct blob_ref br = { 0 };
+	const struct map_value *mv = NULL;
+	const struct object *obj;
+	struct bpfrr_lskel *ld;
+	const void *insns;
+	uint64_t len;
+	int32_t fd;
+	size_t i;
+
+	if (c->cmd != BPFRR_CMD_PROG_LOAD || !attr_is(c, "prog_type", "BPF_PROG_TYPE_SYSCALL"))
+		return;
+	insns = entry_buffer(d, c, "attr.insns", &len);
+	if (!insns || !bpfrr_lskel_looks_generated(insns, len / BPFRR_INSN_SIZE))
+		return;
+	bpfrr_abi_insn_refs(insns, len / BPFRR_INSN_SIZE, collect_blob_ref, &br, NULL);
+	if (!br.any || br.mixed) {
+		dc->loader_why = br.any ? "its instructions refer to more than the one map of a blob"
+					: "its instructions refer to no map value";
+		return;
+	}
+	fd = br.ref;
+	if (br.by_idx) {
+		const struct bpfrr_field *f = bpfrr_abi_cmd_field(BPFRR_CMD_PROG_LOAD, "fd_array");
+		uint64_t fd_array = f ? bpfrr_abi_field_get(f, c->attr, c->attr_len) : 0;
+
+		if (!fd_array || br.ref < 0 ||
+		    read_phase(d, BPFRR_PHASE_ENTRY, fd_array + 4ull * (uint32_t)br.ref, &fd, 4)) {
+			dc->loader_why = "the fd_array slot of its blob map was not recorded";
+			return;
+		}
+	}
+	obj = fd_object(d, c->tid, fd);
+	for (i = 0; obj && i < d->nr_map_values; i++)
+		if (d->map_values[i].map_seq == obj->base.origin)
+			mv = &d->map_values[i];
+	if (!mv) {
+		dc->loader_why = "no value of the map it refers to was recorded before (the blob is unknown)";
+		return;
+	}
+	if (bpfrr_lskel_decode(insns, len / BPFRR_INSN_SIZE, mv->data, mv->len, br.by_idx, br.ref, &ld)) {
+		d->oom = true;
+		return;
+	}
+	dc->loader = ld;
+	dc->loader_map_seq = mv->map_seq;
+	dc->loader_update_seq = mv->update_seq;
+	dc->loader_blob_len = (uint32_t)mv->len;
+}
+
 static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 {
 	bool shown = filter_bpf(d, c), failed = bpfrr_trace_ret_errno(c->ret) != 0;
@@ -330,8 +507,11 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 			dc.ident = bpfrr_rt_identity(d->rt, c->seq);
 		}
 		dc.region_done = d->region_done;
+		decode_loader(d, c, &dc);
 		d->out.p->bpf_call(&d->out, &dc);
+		bpfrr_lskel_free((struct bpfrr_lskel *)dc.loader);
 	}
+	note_map_value(d, c);
 	d->call = NULL;
 	if (made)
 		note_created(d, c, kind);
@@ -507,6 +687,7 @@ static void dump_free(struct dump *d)
 	free(d->sys_counts);
 	free(d->failures);
 	free(d->region_done);
+	free(d->map_values);
 }
 
 int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts *opts, FILE *out, FILE *err)
@@ -608,7 +789,9 @@ static void usage(FILE *f)
 	      "failed load, the duration, and the identity of each object created; and\n"
 	      "the other system calls the load depended on (perf_event_open with its\n"
 	      "perf_event_attr field by field, perf ioctls, closes and dups of tracked fds,\n"
-	      "opens), with their parameters by name.\n"
+	      "opens), with their parameters by name. Under the BPF_PROG_LOAD of a light\n"
+	      "skeleton's loader program, the bpf() calls that program will make, decoded\n"
+	      "from its instructions and its blob (docs/light-skeletons.md).\n"
 	      "\n"
 	      "options:\n"
 	      "  --format FORMAT     text (the default), json (JSON Lines: one object per call,\n"
@@ -623,8 +806,9 @@ static void usage(FILE *f)
 	      "  --tid N             only calls of task N\n"
 	      "  --no-insns          do not disassemble instructions\n"
 	      "  -v, --verbose       also blobs, fd events, identities, kernel and symbol records;\n"
-	      "                      whole logs and lists; in a graph, also the objects made and\n"
-	      "                      closed again without relating them to anything (probes)\n"
+	      "                      whole logs and lists; a light skeleton's inner attrs as bytes;\n"
+	      "                      in a graph, also the objects made and closed again without\n"
+	      "                      relating them to anything (probes)\n"
 	      "  -h, --help          this help\n"
 	      "\n"
 	      "exit status: 0 for a complete trace, 3 for a truncated one (no END record:\n"

@@ -14,6 +14,7 @@
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
 #include "dump_print.h"
+#include "loader_decode.h"
 #include "trace.h"
 
 /* {"kind", "origin", "name", "id"} of the object fd referred to, or null */
@@ -28,6 +29,13 @@ static void json_fd_object(struct dump_out *o, const char *key, int fd)
 	}
 	json_obj_begin(j, key);
 	json_str(j, "kind", dump_kind_name(obj.kind));
+	if (obj.inner) {	/* what an inner call of a loader program returns */
+		json_u64(j, "inner", obj.inner);
+		json_str(j, "made_by", obj.made_by);
+		json_str(j, "name", obj.name);
+		json_obj_end(j);
+		return;
+	}
 	if (obj.origin)
 		json_u64(j, "origin", obj.origin);
 	else
@@ -136,6 +144,27 @@ static void json_notes(struct dump_out *o, uint64_t seq)
 
 /* --- buffers ---------------------------------------------------------------------------- */
 
+static void json_ld_val(struct json_out *j, const char *key, const struct bpfrr_lskel *ld,
+			const struct bpfrr_ld_val *v);
+
+/* "patched": the bytes of a loader program's inner-call buffer it sets at run time */
+static void json_inner_buf_patches(struct dump_out *o, const struct dump_call *c,
+				   const struct bpfrr_trace_region *reg)
+{
+	const struct bpfrr_ld_buf *b = dump_inner_buf(c, reg);
+	uint32_t i;
+
+	json_arr_begin(&o->j, "patched");
+	for (i = 0; b && i < b->nr_patches; i++) {
+		json_obj_begin(&o->j, NULL);
+		json_u64(&o->j, "off", b->patches[i].off);
+		json_u64(&o->j, "len", b->patches[i].len);
+		json_ld_val(&o->j, "value", c->inner->ld, &b->patches[i].val);
+		json_obj_end(&o->j);
+	}
+	json_arr_end(&o->j);
+}
+
 static void json_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg)
 {
 	const struct bpfrr_rec_blob *b = dump_region_blob(o, reg);
@@ -171,6 +200,8 @@ static void json_region(struct dump_out *o, const struct dump_call *c, const str
 		json_str(j, "error", dump_errno_name(reg->err));
 	if (b)
 		dump_render_content(o, c, reg, b, "");
+	if (c->inner)
+		json_inner_buf_patches(o, c, reg);
 	json_obj_end(j);
 }
 
@@ -188,6 +219,7 @@ static void json_regions(struct dump_out *o, const struct dump_call *c)
 
 struct json_fields {
 	struct dump_out *o;
+	const struct dump_call *c;	/* the call, when its attr is walked */
 	struct json_tree *tree;
 	size_t prefix_len;	/* strlen of the path prefix to strip */
 	struct dump_fields_seen seen;	/* entry values, to show what the kernel changed at exit */
@@ -260,6 +292,8 @@ static int json_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 
 	if (f->kind == BPFRR_FIELD_PAD && !value)
 		return 0;
+	if (jf->c && jf->c->inner && dump_inner_patch(jf->c, f))
+		return 0;	/* patched at run time: in "patched" */
 	if (!jf->exit_pass) {
 		if (!dump_fields_seen_add(&jf->seen, f, value, symbolic))
 			jf->o->oom = true;
@@ -363,10 +397,173 @@ static void json_begin(struct dump_out *o)
 	json_start(&o->j, o->f);
 }
 
+/* --- a light skeleton's loader program (lib/loader_decode.h, dump_loader.c) ------------------ */
+
+/* A value of the loader program: its kind, what it names, and the text people read. */
+static void json_ld_val(struct json_out *j, const char *key, const struct bpfrr_lskel *ld,
+			const struct bpfrr_ld_val *v)
+{
+	char text[320];
+
+	json_obj_begin(j, key);
+	json_str(j, "kind", bpfrr_lskel_val_kind_name(v->kind));
+	switch (v->kind) {
+	case BPFRR_LDV_CONST:
+		json_u64(j, "value", (uint64_t)v->v);
+		break;
+	case BPFRR_LDV_BLOB:
+		json_i64(j, "blob_off", v->v);
+		break;
+	case BPFRR_LDV_CTX:
+	case BPFRR_LDV_STACK:
+		json_i64(j, "off", v->v);
+		break;
+	case BPFRR_LDV_CTX_FIELD:
+		json_i64(j, "ctx_off", v->v);
+		json_u64(j, "size", v->size);
+		break;
+	case BPFRR_LDV_RESULT:
+	case BPFRR_LDV_RESULT_OUT:
+	case BPFRR_LDV_COPY:
+		json_u64(j, "inner", v->call + 1);
+		json_u64(j, "shift", v->shift);
+		if (v->flags & BPFRR_LDV_F_EITHER)
+			json_u64(j, "inner_other", v->call2 + 1);	/* the other arm's copy */
+		break;
+	}
+	if (v->flags & BPFRR_LDV_F_COND)
+		json_u64(j, "cond_insn", v->cond_insn);
+	else
+		json_null(j, "cond_insn");
+	json_str(j, "text", bpfrr_lskel_val_text(ld, v, text, sizeof(text)));
+	json_obj_end(j);
+}
+
+/* "patched": the attr fields the program sets at run time, with what it sets them to */
+struct json_patched {
+	struct dump_out *o;
+	const struct dump_call *c;
+};
+
+static int json_patched_field(void *arg, const struct bpfrr_field *f, const char *path, uint64_t value,
+			      const char *symbolic)
+{
+	struct json_patched *jp = arg;
+	const struct bpfrr_ld_patch *p = dump_inner_patch(jp->c, f);
+	struct json_out *j = &jp->o->j;
+
+	(void)value;
+	(void)symbolic;
+	if (!p)
+		return 0;
+	json_obj_begin(j, NULL);
+	json_str(j, "field", !strncmp(path, "attr.", 5) ? path + 5 : path);
+	json_u64(j, "blob_value", bpfrr_abi_field_get(f, jp->c->inner->ld->calls[jp->c->inner->k].attr_blob,
+						      jp->c->bpf->attr_len));
+	json_u64(j, "off", p->off);
+	json_u64(j, "len", p->len);
+	json_ld_val(j, "value", jp->c->inner->ld, &p->val);
+	json_obj_end(j);
+	return 0;
+}
+
+static void json_inner_sys_bpf(struct dump_out *o, const struct dump_call *outer, uint32_t k)
+{
+	struct dump_inner in;
+	struct json_fields jf = { .o = o };
+	struct json_patched jp = { .o = o };
+	struct json_out *j = &o->j;
+
+	if (dump_inner_init(o, outer, k, &in))
+		return;
+	jf.c = jp.c = &in.dc;
+	if (bpfrr_abi_cmd((int)in.call.cmd)) {
+		json_attr(&jf, &in.dc, in.call.attr, in.call.attr_len, "attr");
+		json_arr_begin(j, "patched");
+		bpfrr_abi_walk_fields_env((int)in.call.cmd, in.call.attr, in.call.attr_len, &in.dc.env,
+					  json_patched_field, &jp);
+		json_arr_end(j);
+	} else {
+		json_hex(j, "attr_hex", in.call.attr, in.call.attr_len);
+	}
+	json_regions(o, &in.dc);
+	dump_fields_seen_free(&jf.seen);
+	dump_inner_fini(o, &in);
+}
+
+/* "loader": what a light skeleton's loader program will do (docs/dump-json.md) */
+static void json_loader(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_lskel *ld = dc->loader;
+	struct json_out *j = &o->j;
+	uint32_t k, i;
+
+	json_obj_begin(j, "loader");
+	if (!ld) {
+		json_str(j, "error", dc->loader_why);
+		json_obj_end(j);
+		return;
+	}
+	json_u64(j, "blob_map_seq", dc->loader_map_seq);
+	json_u64(j, "blob_update_seq", dc->loader_update_seq);
+	json_u64(j, "blob_len", dc->loader_blob_len);
+	json_u64(j, "nr_calls", ld->nr_calls);
+	json_u64(j, "nr_bpf_calls", ld->nr_sys_bpf);
+	json_arr_begin(j, "calls");
+	for (k = 0; k < ld->nr_calls; k++) {
+		const struct bpfrr_ld_call *c = &ld->calls[k];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "inner", k + 1);
+		json_u64(j, "insn", c->insn);
+		json_str(j, "helper", bpfrr_lskel_helper_name(c->helper));
+		if (c->flags & BPFRR_LDV_F_COND)
+			json_u64(j, "cond_insn", c->cond_insn);
+		else
+			json_null(j, "cond_insn");
+		json_arr_begin(j, "args");
+		for (i = 0; i < bpfrr_lskel_helper_nargs(c->helper); i++)
+			json_ld_val(j, NULL, ld, &c->args[i]);
+		json_arr_end(j);
+		json_str(j, "name", c->name);
+		if (c->is_sys_bpf && c->attr) {
+			json_str(j, "cmd", dump_cmd_name(c->cmd));
+			json_u64(j, "cmd_nr", c->cmd);
+			json_u64(j, "attr_blob_off", c->attr_off);
+			json_u64(j, "attr_size", c->attr_size);
+			json_inner_sys_bpf(o, dc, k);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_arr_begin(j, "ctx_out");
+	for (i = 0; i < ld->nr_ctx_outs; i++) {
+		json_obj_begin(j, NULL);
+		json_u64(j, "insn", ld->ctx_outs[i].insn);
+		json_u64(j, "ctx_off", ld->ctx_outs[i].ctx_off);
+		json_u64(j, "size", ld->ctx_outs[i].size);
+		json_ld_val(j, "value", ld, &ld->ctx_outs[i].val);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	json_bool(j, "complete", ld->complete);
+	if (ld->complete) {
+		json_ld_val(j, "exit", ld, &ld->exit_val);
+		json_null(j, "stopped");
+	} else {
+		json_null(j, "exit");
+		json_obj_begin(j, "stopped");
+		json_i64(j, "insn", ld->stop_insn);
+		json_str(j, "why", ld->stop_why);
+		json_obj_end(j);
+	}
+	json_obj_end(j);
+}
+
 static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 {
 	const struct bpfrr_rec_bpf_call *c = dc->bpf;
-	struct json_fields jf = { .o = o };
+	struct json_fields jf = { .o = o, .c = dc };
 	struct json_out *j = &o->j;
 
 	json_obj_begin(j, NULL);
@@ -400,6 +597,8 @@ static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 		json_str(j, NULL, "attr_truncated");
 	json_arr_end(j);
 	json_notes(o, c->seq);
+	if (dc->loader || dc->loader_why)
+		json_loader(o, dc);
 	json_obj_end(j);
 	json_newline(j);
 	dump_fields_seen_free(&jf.seen);
@@ -533,7 +732,10 @@ static void json_fd_array(struct dump_out *o, const void *fds, size_t n, const c
 
 		memcpy(&fd, (const uint8_t *)fds + 4 * i, 4);
 		json_obj_begin(&o->j, NULL);
-		json_i64(&o->j, "fd", fd);
+		if (o->inner && dump_inner_fd_object(o->inner, fd, &(struct dump_obj){ 0 }))
+			json_null(&o->j, "fd");	/* known at run time only */
+		else
+			json_i64(&o->j, "fd", fd);
 		json_fd_object(o, "object", fd);
 		json_obj_end(&o->j);
 	}

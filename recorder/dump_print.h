@@ -35,6 +35,10 @@ struct btf;
 struct btf_type;
 struct dump;			/* the walk (dump.c) */
 struct dump_printer;
+struct dump_inner;		/* an inner call of a loader program being printed (dump_loader.c) */
+struct bpfrr_lskel;		/* lib/loader_decode.h */
+struct bpfrr_ld_patch;
+struct bpfrr_ld_buf;
 
 /* Where a printer writes, and what of the run it may look at. */
 struct dump_out {
@@ -46,6 +50,7 @@ struct dump_out {
 	struct bpfrr_trace_reader *r;	/* for the blobs of regions */
 	const struct dump_printer *p;	/* the one chosen for the run */
 	struct dump *walk;
+	const struct dump_inner *inner;	/* the inner call of a loader program being printed, or NULL */
 	bool oom;			/* a printer ran out of memory */
 };
 
@@ -58,6 +63,7 @@ struct dump_obj {
 	const char *made_by;		/* "BPF_MAP_CREATE", "perf_event_open", "adopted"; NULL: unknown */
 	bool has_id;			/* the recorder's identity query succeeded */
 	uint32_t id;			/* the kernel's id of it, when has_id */
+	uint32_t inner;			/* k: what inner call #k of the loader program being shown returns */
 };
 
 /* One call as the walk hands it to the printer. */
@@ -72,6 +78,25 @@ struct dump_call {
 	uint32_t made_kind;
 	const struct bpfrr_rec_object *ident;	/* the recorder's identity of it, or NULL */
 	bool *region_done;		/* nr_regions flags, all false: printed already */
+	/* BPF_PROG_LOAD of a light skeleton's loader program: what it will do, decoded with its
+	 * blob (the value map #loader_blob_seq got at #loader_update_seq); or why not (loader NULL) */
+	const struct bpfrr_lskel *loader;
+	const char *loader_why;
+	uint64_t loader_map_seq, loader_update_seq;
+	uint32_t loader_blob_len;
+	const struct dump_inner *inner;	/* this call is an inner call of a loader program */
+};
+
+/* An inner bpf() call of a loader program, as a call the printers lay out (dump_loader.c). */
+struct dump_inner {
+	const struct bpfrr_lskel *ld;
+	uint32_t k;			/* its index in ld->calls */
+	struct bpfrr_rec_bpf_call call;	/* its attr as the blob holds it then, its buffers */
+	struct bpfrr_trace_region *regions;
+	struct bpfrr_rec_blob *blobs;
+	bool *region_done;
+	struct bpfrr_abi_env env;
+	struct dump_call dc;		/* what the printers get */
 };
 
 /* Per-command and per-syscall counters of the summary. */
@@ -162,6 +187,25 @@ const char *dump_next_note(const struct dump_out *o, uint64_t seq, size_t *pos);
 /* The call whose close (or dup over it) dropped the last fd of the object call origin made,
  * so far; 0 if none did (it is open, its tasks' exits closed it, or there is no such object). */
 uint64_t dump_obj_closed_by(const struct dump_out *o, uint64_t origin);
+
+/* --- inner calls of a loader program (dump_loader.c) ------------------------------- */
+
+/* Set up *in for inner call k of outer->loader (a bpf_sys_bpf() call) and make it the one
+ * o prints (o->inner); dump_inner_fini() undoes both.  -1 on ENOMEM (o->oom set). */
+int dump_inner_init(struct dump_out *o, const struct dump_call *outer, uint32_t k, struct dump_inner *in);
+void dump_inner_fini(struct dump_out *o, struct dump_inner *in);
+const struct bpfrr_abi_env *dump_inner_env(struct dump_out *o, struct dump_inner *in);
+/* memory of the inner call: its attr and buffers, by their placeholder addresses; 0 or -1 */
+int dump_inner_read(const struct dump_inner *in, uint64_t addr, void *buf, size_t len);
+/* a placeholder fd as the object an earlier inner call returns; false if fd is not one */
+bool dump_inner_fd_object(const struct dump_inner *in, int fd, struct dump_obj *view);
+/* the decoder's buffer behind region reg of inner call c, or NULL */
+const struct bpfrr_ld_buf *dump_inner_buf(const struct dump_call *c, const struct bpfrr_trace_region *reg);
+/* the run-time value patched into attr field f of inner call c, or NULL */
+const struct bpfrr_ld_patch *dump_inner_patch(const struct dump_call *c, const struct bpfrr_field *f);
+/* the same as text ("<fd of inner #2 BPF_MAP_CREATE>", "<from ctx+8 (ctx.log_level)>",
+ * "blob+2328", "2 in the blob, or at run time from ctx+28 (branch at insn 54)"); false if not patched */
+bool dump_inner_field(const struct dump_call *c, const struct bpfrr_field *f, char *buf, size_t size);
 
 /* --- the content renderers and shared names (dump_render.c) ------------------------ */
 

@@ -75,6 +75,10 @@ const char *dump_link_type_uapi(uint32_t type)
 
 const struct bpfrr_rec_blob *dump_region_blob(const struct dump_out *o, const struct bpfrr_trace_region *reg)
 {
+	/* an inner call of a loader program: its buffers are the blob's bytes, not the trace's */
+	if (o->inner && o->inner->regions && reg >= o->inner->regions &&
+	    reg < o->inner->regions + o->inner->call.nr_regions)
+		return &o->inner->blobs[reg - o->inner->regions];
 	return reg->blob ? bpfrr_trace_blob(o->r, reg->blob) : NULL;
 }
 
@@ -429,6 +433,14 @@ static void short_object(const struct insn_refs *ir, int32_t fd, char *buf, size
 
 	if (!dump_fd_object(ir->o, fd, &obj)) {
 		snprintf(buf, size, "fd:%d?", fd);
+		return;
+	}
+	if (obj.inner) {	/* an fd an inner call of a loader program returns */
+		snprintf(buf, size, "%s%s%sinner #%u", obj.name[0] ? "'" : "", obj.name, obj.name[0] ? "' " : "",
+			 obj.inner);
+		for (char *p = buf; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				*p = '?';
 		return;
 	}
 	if (obj.has_id)

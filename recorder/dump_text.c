@@ -20,6 +20,7 @@
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
 #include "dump_print.h"
+#include "loader_decode.h"
 #include "trace.h"
 
 /* --- text pieces ------------------------------------------------------------------------ */
@@ -116,7 +117,10 @@ static void text_object(FILE *f, const struct dump_obj *obj)
 		fputc('\'', f);
 	}
 	fputs(" (", f);
-	if (obj->origin)
+	if (obj->inner)
+		fprintf(f, "returned by inner #%u%s%s", obj->inner, obj->made_by ? " " : "",
+			obj->made_by ? obj->made_by : "");
+	else if (obj->origin)
 		fprintf(f, "#%" PRIu64 "%s%s", obj->origin, obj->made_by ? " " : "",
 			obj->made_by ? obj->made_by : "");
 	else
@@ -131,6 +135,12 @@ static void text_fd(struct dump_out *o, int fd)
 {
 	struct dump_obj obj;
 
+	if (dump_fd_object(o, fd, &obj) && obj.inner) {
+		/* the number is known only at run time */
+		fputs("fd -> ", o->f);
+		text_object(o->f, &obj);
+		return;
+	}
 	fprintf(o->f, "fd %d -> ", fd);
 	if (dump_fd_object(o, fd, &obj))
 		text_object(o->f, &obj);
@@ -187,6 +197,23 @@ static void text_identity(FILE *f, const struct bpfrr_rec_object *id, uint32_t k
 
 /* --- buffers --------------------------------------------------------------------------- */
 
+static void text_ld_val(FILE *f, const struct bpfrr_lskel *ld, const struct bpfrr_ld_val *v);
+
+/* A buffer of a loader program's inner call: the bytes the program sets at run time. */
+static void text_inner_buf_patches(struct dump_out *o, const struct dump_call *c,
+				   const struct bpfrr_trace_region *reg, const char *indent)
+{
+	const struct bpfrr_ld_buf *b = dump_inner_buf(c, reg);
+	uint32_t i;
+
+	for (i = 0; b && i < b->nr_patches; i++) {
+		fprintf(o->f, "%s  at run time: bytes %u..%u <- ", indent, b->patches[i].off,
+			b->patches[i].off + b->patches[i].len - 1);
+		text_ld_val(o->f, c->inner->ld, &b->patches[i].val);
+		fputc('\n', o->f);
+	}
+}
+
 /* One captured buffer: where, how much, its hash, then its content. */
 static void text_region(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
 			const char *indent)
@@ -223,6 +250,8 @@ static void text_region(struct dump_out *o, const struct dump_call *c, const str
 		snprintf(sub, sizeof(sub), "%s  ", indent);
 		dump_render_content(o, c, reg, b, sub);
 	}
+	if (c->inner)
+		text_inner_buf_patches(o, c, reg, indent);
 }
 
 /* Every region of the call whose path is path (both phases), once. */
@@ -244,6 +273,7 @@ struct text_fields {
 	struct dump_out *o;
 	const struct dump_call *c;
 	const char *indent;
+	const char *buf_indent;	/* of the buffers under a pointer field */
 	size_t prefix_len;	/* strlen of the path prefix to strip */
 	struct dump_fields_seen seen;	/* entry values, to show what the kernel changed at exit */
 	bool exit_pass;
@@ -323,6 +353,17 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 		return 0;
 	}
 	fprintf(out, "%s%s%s: ", tf->indent, tf->exit_pass ? "=> " : "", name);
+	if (tf->c && tf->c->inner) {
+		char patched[512];
+
+		/* an inner call of a loader program: what the program patches in at run time */
+		if (dump_inner_field(tf->c, f, patched, sizeof(patched))) {
+			fprintf(out, "%s\n", patched);
+			if (f->kind == BPFRR_FIELD_PTR)
+				text_regions_at(tf->o, tf->c, path, tf->buf_indent);
+			return 0;
+		}
+	}
 	text_field_value(tf->o, f, value, symbolic);
 	if (f->kind == BPFRR_FIELD_PAD)
 		fputs(" (reserved, not zero)", out);
@@ -334,7 +375,7 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 	}
 	fputc('\n', out);
 	if (f->kind == BPFRR_FIELD_PTR && !tf->exit_pass && value)
-		text_regions_at(tf->o, tf->c, path, "      ");
+		text_regions_at(tf->o, tf->c, path, tf->buf_indent);
 	return 0;
 }
 
@@ -424,10 +465,129 @@ static void text_header(struct dump_out *o, const char *name)
 	dump_text_kernel(f, dump_kernel(o), "# ");
 }
 
+/* --- a light skeleton's loader program (lib/loader_decode.h, dump_loader.c) ------------------ */
+
+/* An inner bpf() command: its attr fields and buffers as for an outer call, deeper. */
+static void text_inner_sys_bpf(struct dump_out *o, const struct dump_call *outer, uint32_t k)
+{
+	struct dump_inner in;
+	struct text_fields tf = { .o = o, .indent = "        ", .buf_indent = "          " };
+	const struct bpfrr_rec_bpf_call *c;
+	FILE *f = o->f;
+	uint32_t i;
+
+	if (dump_inner_init(o, outer, k, &in))
+		return;
+	c = &in.call;
+	tf.c = &in.dc;
+	if (!bpfrr_abi_cmd((int)c->cmd)) {
+		fputs("        unknown command; attr bytes: ", f);
+		dump_text_hex(f, c->attr, c->attr_len);
+		fputc('\n', f);
+	} else {
+		bpfrr_abi_walk_fields_env((int)c->cmd, c->attr, c->attr_len, &in.dc.env, text_attr_field, &tf);
+	}
+	for (i = 0; i < c->nr_regions; i++) {
+		if (in.region_done[i])
+			continue;
+		text_label(f, "        ", c->regions[i].path);
+		in.region_done[i] = true;
+		text_region(o, &in.dc, &c->regions[i], "          ");
+	}
+	dump_fields_seen_free(&tf.seen);
+	dump_inner_fini(o, &in);
+}
+
+static void text_ld_val(FILE *f, const struct bpfrr_lskel *ld, const struct bpfrr_ld_val *v)
+{
+	char buf[320];
+
+	fputs(bpfrr_lskel_val_text(ld, v, buf, sizeof(buf)), f);
+}
+
+/* What a loader program will do: each helper call, bpf() commands with their attrs. */
+static void text_loader(struct dump_out *o, const struct dump_call *dc)
+{
+	const struct bpfrr_lskel *ld = dc->loader;
+	FILE *f = o->f;
+	uint32_t k, i;
+
+	if (!ld) {
+		fprintf(f, "  loader program: not decoded: %s\n", dc->loader_why);
+		return;
+	}
+	fprintf(f, "  loader program: %u inner calls, %u of them bpf() commands; blob: the value of map #%"
+		PRIu64 " (#%" PRIu64 " BPF_MAP_UPDATE_ELEM), %u bytes\n", ld->nr_calls, ld->nr_sys_bpf,
+		dc->loader_map_seq, dc->loader_update_seq, dc->loader_blob_len);
+	for (k = 0; k < ld->nr_calls; k++) {
+		const struct bpfrr_ld_call *c = &ld->calls[k];
+		const char *cmd = c->is_sys_bpf ? dump_cmd_name(c->cmd) : NULL;
+
+		fprintf(f, "    inner #%u (insn %u) ", k + 1, c->insn);
+		if (c->is_sys_bpf && c->attr) {
+			if (cmd)
+				fputs(cmd, f);
+			else
+				fprintf(f, "bpf_cmd_%u", c->cmd);
+			fprintf(f, ", attr: %u bytes at blob+%u", c->attr_size, c->attr_off);
+		} else {
+			fprintf(f, "%s(", bpfrr_lskel_helper_name(c->helper));
+			if (c->name && bpfrr_lskel_helper_nargs(c->helper) == 2) {
+				dump_text_quoted(f, c->name, strlen(c->name));	/* a format */
+			} else if (c->name) {
+				dump_text_quoted(f, c->name, strlen(c->name));
+				for (i = 2; i < bpfrr_lskel_helper_nargs(c->helper); i++) {
+					fputs(", ", f);
+					text_ld_val(f, ld, &c->args[i]);
+				}
+			} else {
+				for (i = 0; i < bpfrr_lskel_helper_nargs(c->helper); i++) {
+					if (i)
+						fputs(", ", f);
+					text_ld_val(f, ld, &c->args[i]);
+				}
+			}
+			fputc(')', f);
+		}
+		if (c->flags & BPFRR_LDV_F_COND)
+			fprintf(f, ", when the branch at insn %u goes that way", c->cond_insn);
+		fputc('\n', f);
+		if (c->is_sys_bpf && c->attr)
+			text_inner_sys_bpf(o, dc, k);
+		if (c->is_sys_bpf && c->attr && o->opts->verbose) {
+			/* -v: the attr's bytes as the blob holds them, and every byte range patched */
+			fprintf(f, "        attr bytes at blob+%u: ", c->attr_off);
+			dump_text_hex(f, c->attr_blob, c->attr_size);
+			fputc('\n', f);
+			for (i = 0; i < c->nr_patches; i++) {
+				fprintf(f, "        attr bytes %u..%u <- ", c->patches[i].off,
+					c->patches[i].off + c->patches[i].len - 1);
+				text_ld_val(f, ld, &c->patches[i].val);
+				fputc('\n', f);
+			}
+		}
+	}
+	for (i = 0; i < ld->nr_ctx_outs; i++) {
+		const struct bpfrr_ld_ctx_out *co = &ld->ctx_outs[i];
+		const char *name = bpfrr_lskel_ctx_field(co->ctx_off);
+
+		fprintf(f, "    ctx+%u%s%s%s <- ", co->ctx_off, name ? " (" : "", name ? name : "", name ? ")" : "");
+		text_ld_val(f, ld, &co->val);
+		fprintf(f, " (insn %u)\n", co->insn);
+	}
+	if (ld->complete) {
+		fputs("    exit: r0 = ", f);
+		text_ld_val(f, ld, &ld->exit_val);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "    decoding stopped at insn %" PRId64 ": %s\n", ld->stop_insn, ld->stop_why);
+	}
+}
+
 static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
 {
 	const struct bpfrr_rec_bpf_call *c = dc->bpf;
-	struct text_fields tf = { .o = o, .c = dc, .indent = "    " };
+	struct text_fields tf = { .o = o, .c = dc, .indent = "    ", .buf_indent = "      " };
 	struct text_fds fds = { .o = o };
 	FILE *f = o->f;
 	uint32_t i;
@@ -470,6 +630,8 @@ static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
 		text_region(o, dc, &c->regions[i], "      ");
 	}
 	dump_fields_seen_free(&tf.seen);
+	if (dc->loader || dc->loader_why)
+		text_loader(o, dc);
 }
 
 static void text_syscall(struct dump_out *o, const struct dump_call *dc)

@@ -492,4 +492,158 @@ static __attribute__((unused)) int synth_portable_trace(int fd)
 	return bpfrr_trace_close(s.w, 0, 0);
 }
 
+
+/*
+ * A light skeleton, made by hand as libbpf's gen_loader lays one out: the blob
+ * in '__loader.map', a syscall program that loads BTF-less MAP_CREATE attrs
+ * from it, the second with the first one's fd as inner_map_fd and max_entries
+ * from the ctx when not 0, then calls a helper gen_loader never emits (the
+ * decoding stops there); and a second syscall program whose blob map was never
+ * given a value (not decoded).  tests/data/dump/lskel.*.
+ */
+#define SYNTH_LSKEL_BLOB	256
+static __attribute__((unused)) int synth_lskel_trace(int fd)
+{
+	static const char *const argv[] = { "./lskel" };
+	struct bpfrr_trace_header h = {
+		.arch = 62, .nr_cpus = 1, .page_size = 4096,
+		.start_realtime_ns = 1767225600123456789ull,	/* 2026-01-01T00:00:00.123456789Z */
+		.start_monotonic_ns = SYNTH_T0, .recorder_pid = 99, .tracee_pid = 100,
+		.arch_name = "x86_64", .kernel_release = "6.12.0-bpfrr",
+		.kernel_version = "#1 SMP PREEMPT_DYNAMIC", .recorder_version = "bpfrr 0.1.0",
+		.argc = 1, .argv = argv,
+	};
+	struct bpf_insn p[64];
+	union bpf_attr a, inner;
+	uint8_t blob[SYNTH_LSKEL_BLOB] = { 0 };
+	struct bpfrr_trace_region regs[3];
+	struct synth s = { .now = SYNTH_T0 };
+	uint32_t key = 0;
+	int32_t fds[1];
+	uint64_t seq;
+	int n = 0, i, back;
+
+	s.w = bpfrr_trace_create_fd(fd, &h);
+	if (!s.w)
+		return -errno;
+	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+
+	/* the blob: two MAP_CREATE attrs (72 bytes) at 64 and 144 */
+	memset(&inner, 0, sizeof(inner));
+	inner.map_type = BPF_MAP_TYPE_ARRAY;
+	inner.key_size = 4;
+	inner.value_size = 8;
+	inner.max_entries = 4;
+	strcpy(inner.map_name, "inner");
+	memcpy(blob + 64, &inner, 72);
+	inner.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	inner.value_size = 4;
+	inner.max_entries = 2;
+	strcpy(inner.map_name, "outer");
+	memcpy(blob + 144, &inner, 72);
+
+#define LI(c, d, sr, o, im) (p[n++] = (struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (sr), \
+							 .off = (o), .imm = (im) })
+#define LBLOB(r, off) (LI(BPF_LD | BPF_DW | BPF_IMM, r, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0), LI(0, 0, 0, 0, off))
+	LI(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);		/* 0: r6 = r1 */
+	LI(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0);
+	LI(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8);
+	LI(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 8);
+	LI(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 0);
+	LI(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel);
+	LI(BPF_JMP | BPF_JA, 0, 0, 2, 0);
+	LI(BPF_ALU64 | BPF_MOV | BPF_X, 0, 7, 0, 0);		/* 7: cleanup */
+	LI(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	for (i = 0; i < 2; i++) {
+		int attr = i ? 144 : 64;
+
+		if (i) {
+			/* inner_map_fd from the stack, max_entries from the ctx when not 0 */
+			LI(BPF_LDX | BPF_MEM | BPF_W, 0, 10, -8, 0);
+			LBLOB(1, attr + (int)offsetof(union bpf_attr, inner_map_fd));
+			LI(BPF_STX | BPF_MEM | BPF_W, 1, 0, 0, 0);
+			LI(BPF_LDX | BPF_MEM | BPF_W, 0, 6, 28, 0);
+			LI(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3, 0);
+			LBLOB(1, attr + (int)offsetof(union bpf_attr, max_entries));
+			LI(BPF_STX | BPF_MEM | BPF_W, 1, 0, 0, 0);
+		}
+		LI(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, BPF_MAP_CREATE);
+		LBLOB(2, attr);
+		LI(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, 72);
+		LI(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf);
+		LI(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+		back = 7 - (n + 1);
+		LI(BPF_JMP | BPF_JSLT | BPF_K, 7, 0, back, 0);		/* error: to the cleanup */
+		LI(BPF_STX | BPF_MEM | BPF_W, 10, 7, -8 + 4 * i, 0);
+	}
+	LI(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);	/* not gen_loader's */
+	LI(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	LI(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+#undef LBLOB
+#undef LI
+
+	/* #1 the loader map, #2 its blob */
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = sizeof(blob);
+	a.max_entries = 1;
+	strcpy(a.map_name, "__loader.map");
+	seq = synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, 3);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 3, BPFRR_OBJ_MAP, seq);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = 3;
+	a.key = 0x20000;
+	a.value = 0x30000;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_KEY, "attr.key", 0x20000, &key, 4);
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_VALUE, "attr.value", 0x30000, blob,
+			       sizeof(blob));
+	synth_bpf(&s, 100, BPF_MAP_UPDATE_ELEM, &a, 32, NULL, regs, 2, 0);
+
+	/* #3 the loader program */
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_SYSCALL;
+	a.insn_cnt = (uint32_t)n;
+	a.insns = 0x40000;
+	a.fd_array = 0x50000;
+	a.prog_flags = BPF_F_SLEEPABLE;
+	strcpy(a.prog_name, "__loader.prog");
+	fds[0] = 3;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x40000, p,
+			       (size_t)n * sizeof(p[0]));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_FD_ARRAY, "attr.fd_array",
+			       0x50000, fds, sizeof(fds));
+	seq = synth_bpf(&s, 100, BPF_PROG_LOAD, &a, 144, NULL, regs, 2, 4);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 4, BPFRR_OBJ_PROG, seq);
+
+	/* #4 a map nothing stores a blob in, #5 the same program naming it */
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = sizeof(blob);
+	a.max_entries = 1;
+	strcpy(a.map_name, "__loader.map");
+	seq = synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, 5);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 5, BPFRR_OBJ_MAP, seq);
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_SYSCALL;
+	a.insn_cnt = (uint32_t)n;
+	a.insns = 0x40000;
+	a.fd_array = 0x50000;
+	fds[0] = 5;
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x40000, p,
+			       (size_t)n * sizeof(p[0]));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_FD_ARRAY, "attr.fd_array",
+			       0x50000, fds, sizeof(fds));
+	seq = synth_bpf(&s, 100, BPF_PROG_LOAD, &a, 144, NULL, regs, 2, 6);
+	synth_fd(&s, seq, 100, BPFRR_FD_NEW, 6, BPFRR_OBJ_PROG, seq);
+
+	synth_task(&s, BPFRR_TASK_EXIT, 100, 100, 0, 0, 0);
+	if (s.err) {
+		bpfrr_trace_abandon(s.w);
+		return s.err;
+	}
+	return bpfrr_trace_close(s.w, 0, 0);
+}
+
 #endif /* BPFRR_SYNTH_TRACE_H */

@@ -142,6 +142,13 @@ static void write_seeds(const char *dir)
 			exit(1);
 		}
 	}
+	/* a light skeleton: the loader program decoder behind dump */
+	snprintf(path, sizeof(path), "%s/synth-lskel.trace", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || synth_lskel_trace(fd)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(1);
+	}
 	exit(0);
 }
 

@@ -107,6 +107,24 @@ static uint8_t *portable_bytes(size_t *len)
 	return buf;
 }
 
+/* The synthetic light skeleton (synth_lskel_trace). */
+static uint8_t *lskel_bytes(size_t *len)
+{
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_lskel_trace(dup(fd)), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*len = (size_t)st.st_size;
+	buf = malloc(*len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
 /* First line where two texts differ, for a readable failure. */
 static void first_difference(const char *a, const char *b, char *msg, size_t size)
 {
@@ -235,6 +253,25 @@ START_TEST(portable_output)
 	golden("portable.summary", t, len, "portable.trace", &o, 0);
 	o.json = true;
 	golden("portable.summary-json", t, len, "portable.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+/* A light skeleton's loader program decoded under its BPF_PROG_LOAD: inner calls, run-time
+ * fields, where the decoding stops; a second one whose blob is unknown is not decoded. */
+START_TEST(lskel)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	size_t len;
+	uint8_t *t = lskel_bytes(&len);
+
+	golden("lskel.text", t, len, "lskel.trace", &o, 0);
+	o.json = true;
+	golden("lskel.json", t, len, "lskel.trace", &o, 0);
+	o.json = false;
+	o.verbose = true;
+	o.no_insns = true;
+	golden("lskel.verbose", t, len, "lskel.trace", &o, 0);
 	free(t);
 }
 END_TEST
@@ -420,14 +457,14 @@ END_TEST
  * Traces recorded in the guest and committed (tests/data/traces/NAME.trace):
  * each must dump (text and JSON) exactly as tests/data/dump/NAME.{text,json}.
  */
-START_TEST(recorded_traces)
+static void dump_recorded(const char *subdir)
 {
 	char dir[4200];
 	struct dirent *de;
 	int n = 0;
 	DIR *dp;
 
-	snprintf(dir, sizeof(dir), "%s/traces", data_dir);
+	snprintf(dir, sizeof(dir), "%s/%s", data_dir, subdir);
 	dp = opendir(dir);
 	if (!dp)
 		return;	/* none committed yet */
@@ -451,7 +488,15 @@ START_TEST(recorded_traces)
 		n++;
 	}
 	closedir(dp);
-	fprintf(stderr, "# %d recorded traces dumped\n", n);
+	fprintf(stderr, "# %d recorded traces of %s dumped\n", n, subdir);
+}
+
+START_TEST(recorded_traces)
+{
+	dump_recorded("traces");
+	/* light skeletons recorded for their loader programs only (not translated: the
+	 * translator's tests read tests/data/traces): fixtures/fx_lskel.c */
+	dump_recorded("lskel");
 }
 END_TEST
 
@@ -626,6 +671,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, json_output);
 	tcase_add_test(tc, summary_output);
 	tcase_add_test(tc, filters);
+	tcase_add_test(tc, lskel);
 	tcase_add_test(tc, truncated_and_corrupt);
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
