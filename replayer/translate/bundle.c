@@ -761,41 +761,15 @@ fail:
 
 struct bpfrr_ir *bpfrr_bundle_read(const char *path, char *err, size_t err_size)
 {
-	struct bpfrr_ir *ir = NULL;
-	uint8_t *data = NULL;
-	size_t len = 0;
-	struct stat st;
-	int fd;
+	static const char *const magics[] = { BPFRR_BUNDLE_MAGIC, NULL };
+	struct bpfrr_ir *ir;
+	uint8_t *data;
+	size_t len;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE) {
-		snprintf(err, err_size, "%s: not a regular file of at most 4 GiB", path);
-		goto out;
-	}
-	data = malloc(st.st_size ? st.st_size : 1);
-	if (!data) {
-		snprintf(err, err_size, "%s: out of memory", path);
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, data + len, st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, err_size, "%s: %s", path, n ? strerror(errno) : "file shrank while read");
-			goto out;
-		}
-		len += n;
-	}
+	/* a pipe or FIFO too; no further than the magic when it is not a bundle's */
+	if (bpfrr_frame_read_file(path, magics, MAX_FILE, &data, &len, err, err_size))
+		return NULL;
 	ir = bpfrr_bundle_decode(data, len, path, err, err_size);
-out:
-	if (fd >= 0)
-		close(fd);
 	free(data);
 	return ir;
 }

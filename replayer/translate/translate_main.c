@@ -262,6 +262,8 @@ int bpfrr_translate_main(int argc, char **argv)
 			xo->ops->error(xo, err, res.untranslatable);
 			xo->ops->end(xo);
 		}
+		if (res.truncated)
+			return BPFRR_EXIT_TRUNCATED;
 		return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
 	}
 	if (!output) {
