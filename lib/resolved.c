@@ -294,7 +294,7 @@ int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s)
 	e->next = bpfrr_u64map_get(&rt->sym_by_key, key, &first) ? (uint32_t)first + 1 : 0;
 	if (bpfrr_u64map_put(&rt->sym_by_key, key, rt->nr_syms))
 		return -ENOMEM;
-	/* the first of any module answers a lookup without one (a collision there: no answer) */
+	/* the first of any module answers a lookup without one when vmlinux has none */
 	if (!bpfrr_u64map_get(&rt->sym_any, any, NULL) && bpfrr_u64map_put(&rt->sym_any, any, rt->nr_syms))
 		return -ENOMEM;
 	rt->nr_syms++;
@@ -309,6 +309,10 @@ const struct bpfrr_rec_symbol *bpfrr_rt_symbol(const struct bpfrr_rt *rt, uint32
 
 	if (module)
 		return sym_exact(rt, kind, value, module);
+	/* any module: vmlinux's, else the first recorded */
+	s = sym_exact(rt, kind, value, "");
+	if (s)
+		return s;
 	if (!bpfrr_u64map_get(&rt->sym_any, bpfrr_u64map_symbol_key(kind, value, NULL), &idx))
 		return NULL;
 	s = &rt->syms[idx].sym;
