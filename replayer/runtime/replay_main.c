@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -271,6 +273,67 @@ static int run_command(char **argv)
 	return 128 + WTERMSIG(status);
 }
 
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+static bool on_bpffs_dir(const char *path)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode) && !statfs(path, &sfs) &&
+	       (unsigned long)sfs.f_type == (unsigned long)BPF_FS_MAGIC;
+}
+
+/*
+ * --pin DIR is checked before anything loads: an existing directory on a
+ * bpf filesystem, or a new one whose parent is (made now, as a user
+ * expects, and removed again if the replay fails).  0, or the exit status
+ * of a refusal (2: the replay never started).
+ */
+static int prepare_pin_dir(struct bpfrr_replay_out *out, const char *dir, bool *made)
+{
+	char *parent, *slash;
+	bool ok;
+
+	*made = false;
+	if (on_bpffs_dir(dir))
+		return 0;
+	if (!access(dir, F_OK)) {
+		fail(out, "--pin %s: not a directory on a bpf filesystem", dir);
+		return BPFRR_EXIT_USAGE;
+	}
+	parent = strdup(dir);
+	if (!parent) {
+		fail(out, "--pin %s: out of memory", dir);
+		return BPFRR_EXIT_FAILURE;
+	}
+	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
+		*slash = '\0';	/* trailing slashes */
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(parent, ".");
+	ok = on_bpffs_dir(parent);
+	if (!ok) {
+		fail(out, "--pin %s: %s is not a directory on a bpf filesystem (mount -t bpf bpf DIR)", dir,
+		     parent);
+		free(parent);
+		return BPFRR_EXIT_USAGE;
+	}
+	free(parent);
+	if (mkdir(dir, 0700)) {
+		fail(out, "--pin %s: %s", dir, strerror(errno));
+		return BPFRR_EXIT_FAILURE;
+	}
+	*made = true;
+	return 0;
+}
+
 int bpfrr_replay_main(int argc, char **argv)
 {
 	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_VERIFY_EXPECTED, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
@@ -291,7 +354,7 @@ int bpfrr_replay_main(int argc, char **argv)
 	const char *pin_dir = NULL, *assume = NULL;
 	unsigned int verify_flags = 0;
 	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false, want_json = false;
-	bool truncated = false;
+	bool truncated = false, pin_made = false;
 	/* what goes to stdout, text or JSON: chosen once, here */
 	struct bpfrr_replay_out out = { .ops = &bpfrr_replay_plain, .f = stdout };
 	struct json_out json;
@@ -383,8 +446,18 @@ int bpfrr_replay_main(int argc, char **argv)
 		return !ret && truncated ? BPFRR_EXIT_TRUNCATED : ret;
 	}
 
+	if (pin_dir) {
+		ret = prepare_pin_dir(&out, pin_dir, &pin_made);
+		if (ret) {
+			out.ops->end(&out);
+			bpfrr_ir_free(ir);
+			return ret;
+		}
+	}
 	ret = bpfrr_replay_run(&r, ir, &o);
 	if (ret) {
+		if (pin_made)
+			rmdir(pin_dir);
 		fprintf(stderr, "bpfrr replay: %s\n", r.error);
 		if (r.log)
 			fprintf(stderr, "bpfrr replay: the kernel's log:\n%s\n", r.log);
@@ -408,6 +481,8 @@ int bpfrr_replay_main(int argc, char **argv)
 			out.ops->pinned(&out, pin_dir);
 		}
 	}
+	if (status && pin_made)
+		rmdir(pin_dir);	/* nothing pinned in it (a failed pin unpins what it pinned) */
 	out.ops->end(&out);
 	fflush(stdout);
 	if (!status && do_hold)

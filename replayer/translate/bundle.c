@@ -14,6 +14,7 @@
 #include "bpfrr.h"
 #include "bundle.h"
 #include "frame.h"
+#include "outfile.h"
 #include "trace.h"
 
 /* The framing (prefix, frame header, CRC, padding) is frame.h's, as the trace's. */
@@ -224,70 +225,17 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, (const uint8_t *)data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * A regular file (or a new one) is written as PATH.tmp and renamed over PATH,
- * so a reader never sees half a bundle.  Anything else that exists (/dev/null,
- * /dev/stdout, a pipe) is written in place: renaming over it would replace a
- * device node with a file.
- */
+/* All or nothing, "-" for stdout, symlinks followed (lib/outfile.h). */
 int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, size_t err_size)
 {
-	struct stat st;
 	size_t len;
-	char *tmp = NULL;
 	void *data;
-	int fd, ret;
+	int ret;
 
 	ret = bpfrr_bundle_encode(ir, &data, &len, err, err_size);
 	if (ret)
 		return ret;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			goto out;
-		}
-		ret = write_all(fd, data, len);
-		if (close(fd) && !ret)
-			ret = -errno;
-		goto out;
-	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0) {
-		free(data);
-		return -ENOMEM;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = write_all(fd, data, len);
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	if (ret && err && err_size)
-		snprintf(err, err_size, "%s: %s", path, strerror(-ret));
-	free(tmp);
+	ret = bpfrr_outfile_write(path, data, len, err, err_size);
 	free(data);
 	return ret;
 }
