@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfrr.h"
+#include "outfile.h"
 #include "../recorder/diff.h"
 #include "../recorder/dump.h"
 #include "../recorder/record.h"
@@ -38,6 +39,22 @@ static void usage(FILE *out)
 	fprintf(out, "\n'bpfrr COMMAND --help' describes a command; see also bpfrr(1).\n");
 }
 
+/*
+ * Every command's last word: what it printed must have arrived.  stdout on
+ * /dev/full or a closed pipe turns a success (or a truncated trace's 3)
+ * into a failure with a message, never a silent 0.
+ */
+static int finish(int status)
+{
+	char err[256];
+
+	if (bpfrr_stdout_check(err, sizeof(err)) && (status == BPFRR_EXIT_OK || status == BPFRR_EXIT_TRUNCATED)) {
+		fprintf(stderr, "bpfrr: %s\n", err);
+		return BPFRR_EXIT_FAILURE;
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -48,15 +65,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
 		printf("bpfrr %s\n", BPFRR_VERSION);
-		return 0;
+		return finish(0);
 	}
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].main(argc - 1, argv + 1);
+			return finish(subcommands[i].main(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "bpfrr: unknown command '%s' (see 'bpfrr --help')\n", argv[1]);
 	return BPFRR_EXIT_USAGE;

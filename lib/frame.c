@@ -4,9 +4,13 @@
  * (see frame.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "frame.h"
 
@@ -240,6 +244,135 @@ void bpfrr_frame_prefix_version(const uint8_t *data, uint16_t *major, uint16_t *
 {
 	*major = (uint16_t)bpfrr_load_le(data + 8, 2);
 	*minor = (uint16_t)bpfrr_load_le(data + 10, 2);
+}
+
+static bool any_magic_begins(const uint8_t *data, size_t size, const char *const magics[])
+{
+	size_t i;
+
+	for (i = 0; magics[i]; i++)
+		if (bpfrr_frame_magic_matches(data, size, magics[i]))
+			return true;
+	return false;
+}
+
+/* read() until count bytes or the end; the bytes read, or -1 (errno set) */
+static ssize_t read_full(int fd, uint8_t *buf, size_t count)
+{
+	size_t done = 0;
+
+	while (done < count) {
+		ssize_t n = read(fd, buf + done, count - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int bpfrr_frame_read_file(const char *path, const char *const magics[], uint64_t max_size,
+			  uint8_t **data, size_t *len, char *err, size_t err_size)
+{
+	size_t cap = 1 << 16, size = 0;
+	uint8_t *buf = NULL;
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	*data = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		goto io_error;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+		goto io_error;
+	}
+	/* a regular file's size is known: one allocation (and the check comes first) */
+	if (S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > max_size) {
+			ret = -EFBIG;
+			goto too_big;
+		}
+		cap = (size_t)st.st_size + 1;
+	}
+	/* the magic first, into a buffer of its own size: a foreign file costs 8 bytes */
+	buf = malloc(BPFRR_FRAME_MAGIC_SIZE);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto io_error;
+	}
+	n = read_full(fd, buf, BPFRR_FRAME_MAGIC_SIZE);
+	if (n < 0) {
+		ret = -errno;
+		goto io_error;
+	}
+	size = (size_t)n;
+	if (size < BPFRR_FRAME_MAGIC_SIZE || !any_magic_begins(buf, size, magics))
+		goto done;	/* short or foreign: the parser says which */
+	if (cap > size) {
+		uint8_t *p = realloc(buf, cap);
+
+		if (!p) {
+			ret = -ENOMEM;
+			goto io_error;
+		}
+		buf = p;
+	}
+	for (;;) {
+		if (size == cap) {
+			uint8_t *p;
+
+			if (cap > max_size) {
+				ret = -EFBIG;
+				goto too_big;
+			}
+			cap = cap * 2 > max_size + 1 ? (size_t)max_size + 1 : cap * 2;
+			p = realloc(buf, cap);
+			if (!p) {
+				ret = -ENOMEM;
+				goto io_error;
+			}
+			buf = p;
+		}
+		n = read(fd, buf + size, cap - size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto io_error;
+		}
+		if (n == 0)
+			break;
+		size += (size_t)n;
+		if (size > max_size) {
+			ret = -EFBIG;
+			goto too_big;
+		}
+	}
+done:
+	close(fd);
+	*data = buf;
+	*len = size;
+	return 0;
+too_big:
+	snprintf(err, err_size, "%s: larger than %llu bytes, more than this bpfrr reads", path,
+		 (unsigned long long)max_size);
+	goto fail;
+io_error:
+	snprintf(err, err_size, "%s: %s", path, strerror(-ret));
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ret;
 }
 
 /* --- cursor ----------------------------------------------------------------------------- */

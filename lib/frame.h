@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #define BPFRR_FRAME_PREFIX_SIZE	16	/* magic[8], u16 major, u16 minor, u32 reserved */
+#define BPFRR_FRAME_MAGIC_SIZE	8
 #define BPFRR_FRAME_HEADER_SIZE	12	/* u32 type, u32 length, u32 crc */
 #define BPFRR_FRAME_ALIGN	8
 
@@ -151,6 +152,21 @@ enum bpfrr_frame_status bpfrr_frame_read(const uint8_t *data, size_t size, size_
 bool bpfrr_frame_magic_matches(const uint8_t *data, size_t size, const char magic[8]);
 /* The version in a prefix of at least 16 bytes. */
 void bpfrr_frame_prefix_version(const uint8_t *data, uint16_t *major, uint16_t *minor);
+
+/*
+ * Reads a framed file (a trace or a bundle) whole into *data (malloc'd, the
+ * caller frees it; *len bytes) from a path: a regular file, a pipe, a FIFO or
+ * a character device alike, read once (nothing is reopened, so a pipe's bytes
+ * are not lost).  The first bytes are checked against the magics (each 8
+ * bytes with its NUL; NULL ends the list) before anything else is read: as
+ * soon as they cannot begin any of them, reading stops and *data holds what
+ * was read, for the format's parser to call "bad magic", so /dev/zero or a
+ * huge file of something else costs at most 8 bytes.  More than max_size
+ * bytes is an error (EFBIG); so the memory is bounded whatever the input.
+ * 0, or -errno with a one-line "PATH: reason" in err.
+ */
+int bpfrr_frame_read_file(const char *path, const char *const magics[], uint64_t max_size,
+			  uint8_t **data, size_t *len, char *err, size_t err_size);
 
 /* --- a bounds-checked cursor ----------------------------------------------------------
  *

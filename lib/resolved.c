@@ -122,7 +122,8 @@ struct bpfrr_rt {
 	struct bpfrr_fdmodel *fdm;
 	bool has_kernel;
 	struct bpfrr_rec_kernel kernel;	/* strings in the reader */
-	struct bpfrr_u64map sym_by_hash;	/* bpfrr_u64map_symbol_key(kind, value) -> first index into syms */
+	struct bpfrr_u64map sym_by_key;	/* symbol_key(kind, value, module) -> newest index into syms */
+	struct bpfrr_u64map sym_any;	/* symbol_key(kind, value, NULL) -> the first recorded of any module */
 	struct rt_symbol *syms;
 	uint32_t nr_syms, cap_syms;
 };
@@ -144,7 +145,7 @@ static uint64_t rt_ret_key(int fd, uint32_t kind)
 	return (uint64_t)(uint32_t)fd << 32 | kind;
 }
 
-/* A SYMBOL record, chained to the next one of the same (kind, value) hash. */
+/* A SYMBOL record, chained to the next one of the same (kind, value, module) key. */
 struct rt_symbol {
 	struct bpfrr_rec_symbol sym;	/* strings in the reader */
 	uint32_t next;			/* index + 1 of the next one in the chain, 0: none */
@@ -200,7 +201,8 @@ void bpfrr_rt_free(struct bpfrr_rt *rt)
 	bpfrr_u64map_free(&rt->made_by_seq);
 	free(rt->made);
 	bpfrr_fdm_free(rt->fdm);
-	bpfrr_u64map_free(&rt->sym_by_hash);
+	bpfrr_u64map_free(&rt->sym_by_key);
+	bpfrr_u64map_free(&rt->sym_any);
 	free(rt->syms);
 	free(rt);
 }
@@ -328,19 +330,46 @@ static bool sym_module_is(const struct bpfrr_rec_symbol *s, const char *module)
 	return !strcmp(s->module ? s->module : "", module);
 }
 
+/*
+ * Both lookups are one probe and a chain that only keyed-hash collisions
+ * lengthen, so a trace that repeats one (kind, value) under many modules
+ * costs what its records cost, not their square.
+ */
+static const struct bpfrr_rec_symbol *sym_exact(const struct bpfrr_rt *rt, uint32_t kind, uint64_t value,
+						const char *module)
+{
+	uint64_t idx;
+	uint32_t i;
+
+	if (!bpfrr_u64map_get(&rt->sym_by_key, bpfrr_u64map_symbol_key(kind, value, module), &idx))
+		return NULL;
+	for (i = (uint32_t)idx + 1; i; i = rt->syms[i - 1].next) {
+		const struct bpfrr_rec_symbol *s = &rt->syms[i - 1].sym;
+
+		if (s->kind == kind && s->value == value && sym_module_is(s, module))
+			return s;
+	}
+	return NULL;
+}
+
 int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s)
 {
-	uint64_t h = bpfrr_u64map_symbol_key(s->kind, s->value), first;
+	const char *module = s->module ? s->module : "";
+	uint64_t key = bpfrr_u64map_symbol_key(s->kind, s->value, module);
+	uint64_t any = bpfrr_u64map_symbol_key(s->kind, s->value, NULL), first;
 	struct rt_symbol *e;
 
-	if (bpfrr_rt_symbol(rt, s->kind, s->value, s->module ? s->module : ""))
+	if (sym_exact(rt, s->kind, s->value, module))
 		return 0;
 	if (bpfrr_grow((void **)&rt->syms, &rt->cap_syms, rt->nr_syms + 1, sizeof(*rt->syms)))
 		return -ENOMEM;
 	e = &rt->syms[rt->nr_syms];
 	e->sym = *s;
-	e->next = bpfrr_u64map_get(&rt->sym_by_hash, h, &first) ? (uint32_t)first + 1 : 0;
-	if (bpfrr_u64map_put(&rt->sym_by_hash, h, rt->nr_syms))
+	e->next = bpfrr_u64map_get(&rt->sym_by_key, key, &first) ? (uint32_t)first + 1 : 0;
+	if (bpfrr_u64map_put(&rt->sym_by_key, key, rt->nr_syms))
+		return -ENOMEM;
+	/* the first of any module answers a lookup without one when vmlinux has none */
+	if (!bpfrr_u64map_get(&rt->sym_any, any, NULL) && bpfrr_u64map_put(&rt->sym_any, any, rt->nr_syms))
 		return -ENOMEM;
 	rt->nr_syms++;
 	return 0;
@@ -349,24 +378,19 @@ int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s)
 const struct bpfrr_rec_symbol *bpfrr_rt_symbol(const struct bpfrr_rt *rt, uint32_t kind, uint64_t value,
 					       const char *module)
 {
-	const struct bpfrr_rec_symbol *any = NULL;
+	const struct bpfrr_rec_symbol *s;
 	uint64_t idx;
-	uint32_t i;
 
-	if (!bpfrr_u64map_get(&rt->sym_by_hash, bpfrr_u64map_symbol_key(kind, value), &idx))
+	if (module)
+		return sym_exact(rt, kind, value, module);
+	/* any module: vmlinux's, else the first recorded */
+	s = sym_exact(rt, kind, value, "");
+	if (s)
+		return s;
+	if (!bpfrr_u64map_get(&rt->sym_any, bpfrr_u64map_symbol_key(kind, value, NULL), &idx))
 		return NULL;
-	/* one record per (kind, value, module); the chain runs newest first */
-	for (i = (uint32_t)idx + 1; i; i = rt->syms[i - 1].next) {
-		const struct bpfrr_rec_symbol *s = &rt->syms[i - 1].sym;
-
-		if (s->kind != kind || s->value != value)
-			continue;
-		if (sym_module_is(s, module ? module : ""))
-			return s;
-		if (!module)
-			any = s;	/* ends at the first recorded */
-	}
-	return any;
+	s = &rt->syms[idx].sym;
+	return s->kind == kind && s->value == value ? s : NULL;
 }
 
 int bpfrr_rt_model(struct bpfrr_rt *rt, size_t obj_size, void (*init)(void *ctx, struct bpfrr_fdm_obj *obj),

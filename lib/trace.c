@@ -1474,51 +1474,18 @@ struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, co
 
 struct bpfrr_trace_reader *bpfrr_trace_open(const char *path, unsigned int flags, char **err)
 {
+	static const char *const magics[] = { BPFRR_TRACE_MAGIC, NULL };
 	struct bpfrr_trace_reader *r = reader_alloc(path, flags, err);
-	size_t cap = 1 << 16;
-	struct stat st;
-	int fd;
+	char msg[512];
 
 	if (!r)
 		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto io_error;
-	/* a regular file is read in one go; pipes grow the buffer as needed */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
-	for (;;) {
-		ssize_t n;
-
-		if (!r->data || r->size == cap) {
-			uint8_t *p;
-
-			if (r->data)
-				cap *= 2;
-			p = realloc(r->data, cap);
-			if (!p) {
-				errno = ENOMEM;
-				goto io_error;
-			}
-			r->data = p;
-		}
-		n = read(fd, r->data + r->size, cap - r->size);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto io_error;
-		}
-		if (n == 0)
-			break;
-		r->size += n;
+	/* whole, once, and no further than the magic when it is not a trace's */
+	if (bpfrr_frame_read_file(path, magics, BPFRR_TRACE_MAX_FILE, &r->data, &r->size, msg, sizeof(msg))) {
+		if (err)
+			*err = strdup(msg);
+		bpfrr_trace_reader_close(r);
+		return NULL;
 	}
-	close(fd);
 	return open_parse(r, err);
-io_error:
-	if (err && asprintf(err, "%s: %s", path, strerror(errno)) < 0)
-		*err = NULL;
-	if (fd >= 0)
-		close(fd);
-	bpfrr_trace_reader_close(r);
-	return NULL;
 }

@@ -34,6 +34,7 @@
 #include "frame.h"	/* the framing, and bpfrr_crc32c() */
 
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
+#define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
 #define BPFRR_TRACE_VERSION_MAJOR	1
 #define BPFRR_TRACE_VERSION_MINOR	1
 

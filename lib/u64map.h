@@ -3,6 +3,12 @@
  * u64map.h - a small open-addressing hash map from u64 keys to u64 values
  * (seqs, fds, tids to pointers or numbers), shared by the trace readers
  * (bpfrr dump, the translator's front end, the fd model).
+ *
+ * The keys come from files anybody can write, so the slot of a key is a
+ * keyed hash (SipHash-1-3, a random key per map drawn when the map first
+ * grows): nobody who writes a trace can choose keys that share a slot, and
+ * every operation stays O(1) expected whatever the input.  Iteration order
+ * therefore changes from run to run: nothing printed may depend on it.
  */
 #ifndef BPFRR_U64MAP_H
 #define BPFRR_U64MAP_H
@@ -16,6 +22,7 @@ struct bpfrr_u64map {
 	uint64_t *keys, *vals;
 	uint8_t *used;
 	size_t cap, nr;		/* cap: a power of two, or 0 */
+	uint64_t k0, k1;	/* the hash key, drawn with the first table */
 };
 
 /* Is key there? Its value in *val (val may be NULL). */
@@ -28,20 +35,16 @@ int bpfrr_u64map_copy(struct bpfrr_u64map *dst, const struct bpfrr_u64map *src);
 void bpfrr_u64map_free(struct bpfrr_u64map *m);
 
 /*
- * A u64 key for a symbol (kind, value): a SYMBOL record's kind and number,
- * kernel addresses and small ids alike, bits mixed (MurmurHash3's 64-bit
- * finalizer) so the map spreads them.  Different pairs may collide: a key
- * finds candidates, the caller compares kind, value and module.
+ * SipHash-1-3 of n bytes under this process's random key: for keys made of
+ * strings or several fields (a symbol's kind, value and module) that then go
+ * into a u64map.  Different inputs may still collide (2^-64 for inputs nobody
+ * can aim, since the key is secret): a key finds candidates, the caller
+ * compares what it keyed.
  */
-static inline uint64_t bpfrr_u64map_symbol_key(uint32_t kind, uint64_t value)
-{
-	uint64_t h = value ^ ((uint64_t)kind << 59) ^ kind;
+uint64_t bpfrr_keyed_hash(const void *data, size_t n);
 
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
+/* The key of a symbol (kind, value, module); module NULL and "" are the same. */
+uint64_t bpfrr_u64map_symbol_key(uint32_t kind, uint64_t value, const char *module);
 
 /* Iteration: for (i = 0; i < m->cap; i++) if (m->used[i]) ... m->keys[i], m->vals[i]. */
 

@@ -529,12 +529,13 @@ void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 
 int rec_symtab_first(struct rec_symtab *st, uint32_t kind, uint64_t value, const char *module)
 {
-	uint64_t h = bpfrr_u64map_symbol_key(kind, value), idx;
+	uint64_t h, idx;
 	struct st_seen *e;
 	uint32_t i, first = 0;
 
 	if (!module)
 		module = UNKNOWN_MODULE;
+	h = bpfrr_u64map_symbol_key(kind, value, module);
 	if (bpfrr_u64map_get(&st->seen_by_hash, h, &idx)) {
 		first = (uint32_t)idx + 1;
 		for (i = first; i; i = st->seen[i - 1].next)

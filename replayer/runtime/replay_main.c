@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,41 +96,65 @@ static int get_caps(struct bpfrr_replay_out *out, struct bpfrr_caps *caps, const
 	return BPFRR_EXIT_FAILURE;
 }
 
-static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpfrr_ir **ir)
+/*
+ * The input is read once, whatever it is (a file, a pipe, a FIFO): a trace
+ * is translated here with the defaults of `bpfrr translate`, anything else
+ * must be a bundle.  *truncated: a trace without its END (what it holds
+ * replays; the exit status says 3).
+ */
+static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpfrr_ir **ir, bool *truncated)
 {
-	char err[512], head[8] = { 0 };
-	ssize_t n = 0;
-	int fd;
+	static const char *const magics[] = { BPFRR_TRACE_MAGIC, BPFRR_BUNDLE_MAGIC, NULL };
+	char err[512];
+	uint8_t *data;
+	size_t len;
+	int ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, head, sizeof(head));
-		close(fd);
-	}
-	if (fd < 0 || n < 0) {
-		fail(out, "%s: %s", path, strerror(errno));
-		return BPFRR_EXIT_USAGE;
-	}
-	if (n == 8 && !memcmp(head, BPFRR_TRACE_MAGIC, 8)) {
-		/* a trace: translated here with the defaults of `bpfrr translate` */
-		struct bpfrr_frontend_opts fo = { .warn = stderr };
-		struct bpfrr_frontend_result res;
-
-		*ir = bpfrr_frontend_translate(path, &fo, &res, err, sizeof(err));
-		if (!*ir) {
-			fail(out, "%s", err);
-			return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
-		}
-		if (res.truncated)
-			fprintf(stderr, "bpfrr replay: warning: %s\n", res.truncated_msg);
-		return 0;
-	}
-	*ir = bpfrr_bundle_read(path, err, sizeof(err));
-	if (!*ir) {
+	*truncated = false;
+	if (bpfrr_frame_read_file(path, magics, BPFRR_TRACE_MAX_FILE, &data, &len, err, sizeof(err))) {
 		fail(out, "%s", err);
 		return BPFRR_EXIT_USAGE;
 	}
-	return 0;
+	if (len && bpfrr_frame_magic_matches(data, len, BPFRR_TRACE_MAGIC)) {
+		struct bpfrr_frontend_opts fo = { .warn = stderr };
+		struct bpfrr_frontend_result res;
+		struct bpfrr_trace_reader *r;
+		char *open_err = NULL;
+
+		r = bpfrr_trace_open_mem(data, len, path, 0, &open_err);
+		if (!r) {
+			fail(out, "%s", open_err ? open_err : "out of memory");
+			free(open_err);
+			free(data);
+			return BPFRR_EXIT_USAGE;
+		}
+		*ir = bpfrr_frontend_translate_reader(r, &fo, &res, err, sizeof(err));
+		bpfrr_trace_reader_close(r);
+		if (*ir && !(*ir)->source)
+			(*ir)->source = strdup(path);
+		if (!*ir) {
+			fail(out, "%s", err);
+			ret = res.truncated ? BPFRR_EXIT_TRUNCATED :
+			      res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
+		} else if (res.truncated) {
+			fprintf(stderr, "bpfrr replay: warning: %s\n", res.truncated_msg);
+			*truncated = true;
+		}
+	} else if (!len || !bpfrr_frame_magic_matches(data, len, BPFRR_BUNDLE_MAGIC)) {
+		fail(out, "%s: %s, not a bpfrr trace or bundle", path, len ? "bad magic" : "empty file");
+		ret = BPFRR_EXIT_USAGE;
+	} else if (len < BPFRR_FRAME_MAGIC_SIZE) {
+		fail(out, "%s: truncated: file ends inside the bundle's magic", path);
+		ret = BPFRR_EXIT_TRUNCATED;
+	} else {
+		*ir = bpfrr_bundle_decode(data, len, path, err, sizeof(err));
+		if (!*ir) {
+			fail(out, "%s", err);
+			ret = BPFRR_EXIT_USAGE;
+		}
+	}
+	free(data);
+	return ret;
 }
 
 /*
@@ -247,6 +273,67 @@ static int run_command(char **argv)
 	return 128 + WTERMSIG(status);
 }
 
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC 0xcafe4a11
+#endif
+
+static bool on_bpffs_dir(const char *path)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode) && !statfs(path, &sfs) &&
+	       (unsigned long)sfs.f_type == (unsigned long)BPF_FS_MAGIC;
+}
+
+/*
+ * --pin DIR is checked before anything loads: an existing directory on a
+ * bpf filesystem, or a new one whose parent is (made now, as a user
+ * expects, and removed again if the replay fails).  0, or the exit status
+ * of a refusal (2: the replay never started).
+ */
+static int prepare_pin_dir(struct bpfrr_replay_out *out, const char *dir, bool *made)
+{
+	char *parent, *slash;
+	bool ok;
+
+	*made = false;
+	if (on_bpffs_dir(dir))
+		return 0;
+	if (!access(dir, F_OK)) {
+		fail(out, "--pin %s: not a directory on a bpf filesystem", dir);
+		return BPFRR_EXIT_USAGE;
+	}
+	parent = strdup(dir);
+	if (!parent) {
+		fail(out, "--pin %s: out of memory", dir);
+		return BPFRR_EXIT_FAILURE;
+	}
+	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
+		*slash = '\0';	/* trailing slashes */
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		strcpy(parent, ".");
+	ok = on_bpffs_dir(parent);
+	if (!ok) {
+		fail(out, "--pin %s: %s is not a directory on a bpf filesystem (mount -t bpf bpf DIR)", dir,
+		     parent);
+		free(parent);
+		return BPFRR_EXIT_USAGE;
+	}
+	free(parent);
+	if (mkdir(dir, 0700)) {
+		fail(out, "--pin %s: %s", dir, strerror(errno));
+		return BPFRR_EXIT_FAILURE;
+	}
+	*made = true;
+	return 0;
+}
+
 int bpfrr_replay_main(int argc, char **argv)
 {
 	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_VERIFY_EXPECTED, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
@@ -267,6 +354,7 @@ int bpfrr_replay_main(int argc, char **argv)
 	const char *pin_dir = NULL, *assume = NULL;
 	unsigned int verify_flags = 0;
 	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false, want_json = false;
+	bool truncated = false, pin_made = false;
 	/* what goes to stdout, text or JSON: chosen once, here */
 	struct bpfrr_replay_out out = { .ops = &bpfrr_replay_plain, .f = stdout };
 	struct json_out json;
@@ -339,7 +427,7 @@ int bpfrr_replay_main(int argc, char **argv)
 		return BPFRR_EXIT_USAGE;
 	}
 	out.ops->begin(&out);
-	ret = read_input(&out, argv[optind], &ir);
+	ret = read_input(&out, argv[optind], &ir, &truncated);
 	/* --plan runs nothing: a host may plan another arch's load */
 	if (!ret && !do_plan)
 		ret = check_arch(&out, argv[optind], ir);
@@ -355,11 +443,21 @@ int bpfrr_replay_main(int argc, char **argv)
 			ret = print_plan(&out, ir, &caps, o.flags & BPFRR_REPLAY_KEEP_ORDER ? BPFRR_PLAN_KEEP_ORDER : 0);
 		out.ops->end(&out);
 		bpfrr_ir_free(ir);
-		return ret;
+		return !ret && truncated ? BPFRR_EXIT_TRUNCATED : ret;
 	}
 
+	if (pin_dir) {
+		ret = prepare_pin_dir(&out, pin_dir, &pin_made);
+		if (ret) {
+			out.ops->end(&out);
+			bpfrr_ir_free(ir);
+			return ret;
+		}
+	}
 	ret = bpfrr_replay_run(&r, ir, &o);
 	if (ret) {
+		if (pin_made)
+			rmdir(pin_dir);
 		fprintf(stderr, "bpfrr replay: %s\n", r.error);
 		if (r.log)
 			fprintf(stderr, "bpfrr replay: the kernel's log:\n%s\n", r.log);
@@ -383,6 +481,8 @@ int bpfrr_replay_main(int argc, char **argv)
 			out.ops->pinned(&out, pin_dir);
 		}
 	}
+	if (status && pin_made)
+		rmdir(pin_dir);	/* nothing pinned in it (a failed pin unpins what it pinned) */
 	out.ops->end(&out);
 	fflush(stdout);
 	if (!status && do_hold)
@@ -391,5 +491,6 @@ int bpfrr_replay_main(int argc, char **argv)
 		status = run_command(cmd);
 	bpfrr_replay_close(&r);
 	bpfrr_ir_free(ir);
-	return status;
+	/* a truncated trace's prefix replayed: 3 says the load may be incomplete */
+	return !status && truncated && !cmd ? BPFRR_EXIT_TRUNCATED : status;
 }

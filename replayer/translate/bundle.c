@@ -14,6 +14,7 @@
 #include "bpfrr.h"
 #include "bundle.h"
 #include "frame.h"
+#include "outfile.h"
 #include "trace.h"
 
 /* The framing (prefix, frame header, CRC, padding) is frame.h's, as the trace's. */
@@ -224,70 +225,17 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 	return 0;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, (const uint8_t *)data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * A regular file (or a new one) is written as PATH.tmp and renamed over PATH,
- * so a reader never sees half a bundle.  Anything else that exists (/dev/null,
- * /dev/stdout, a pipe) is written in place: renaming over it would replace a
- * device node with a file.
- */
+/* All or nothing, "-" for stdout, symlinks followed (lib/outfile.h). */
 int bpfrr_bundle_write(const struct bpfrr_ir *ir, const char *path, char *err, size_t err_size)
 {
-	struct stat st;
 	size_t len;
-	char *tmp = NULL;
 	void *data;
-	int fd, ret;
+	int ret;
 
 	ret = bpfrr_bundle_encode(ir, &data, &len, err, err_size);
 	if (ret)
 		return ret;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			goto out;
-		}
-		ret = write_all(fd, data, len);
-		if (close(fd) && !ret)
-			ret = -errno;
-		goto out;
-	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0) {
-		free(data);
-		return -ENOMEM;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = write_all(fd, data, len);
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-out:
-	if (ret && err && err_size)
-		snprintf(err, err_size, "%s: %s", path, strerror(-ret));
-	free(tmp);
+	ret = bpfrr_outfile_write(path, data, len, err, err_size);
 	free(data);
 	return ret;
 }
@@ -761,41 +709,15 @@ fail:
 
 struct bpfrr_ir *bpfrr_bundle_read(const char *path, char *err, size_t err_size)
 {
-	struct bpfrr_ir *ir = NULL;
-	uint8_t *data = NULL;
-	size_t len = 0;
-	struct stat st;
-	int fd;
+	static const char *const magics[] = { BPFRR_BUNDLE_MAGIC, NULL };
+	struct bpfrr_ir *ir;
+	uint8_t *data;
+	size_t len;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE) {
-		snprintf(err, err_size, "%s: not a regular file of at most 4 GiB", path);
-		goto out;
-	}
-	data = malloc(st.st_size ? st.st_size : 1);
-	if (!data) {
-		snprintf(err, err_size, "%s: out of memory", path);
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, data + len, st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			snprintf(err, err_size, "%s: %s", path, n ? strerror(errno) : "file shrank while read");
-			goto out;
-		}
-		len += n;
-	}
+	/* a pipe or FIFO too; no further than the magic when it is not a bundle's */
+	if (bpfrr_frame_read_file(path, magics, MAX_FILE, &data, &len, err, err_size))
+		return NULL;
 	ir = bpfrr_bundle_decode(data, len, path, err, err_size);
-out:
-	if (fd >= 0)
-		close(fd);
 	free(data);
 	return ir;
 }

@@ -372,6 +372,18 @@ struct bpfrr_ir *bpfrr_frontend_translate_reader(struct bpfrr_trace_reader *r,
 		opts = &defaults;
 	if (res)
 		memset(res, 0, sizeof(*res));
+	if (!bpfrr_trace_header(r)) {
+		struct bpfrr_trace_record rec;
+
+		/* cut inside its prefix or HEADER: truncated (exit 3, as dump says), with nothing in it */
+		bpfrr_trace_next(r, &rec);
+		snprintf(err, err_size, "%s; nothing to translate", bpfrr_trace_error(r));
+		if (res) {
+			res->truncated = true;
+			snprintf(res->truncated_msg, sizeof(res->truncated_msg), "%s", bpfrr_trace_error(r));
+		}
+		return NULL;
+	}
 	t = fe_load(r, err, err_size);
 	if (!t)
 		return NULL;

@@ -23,6 +23,7 @@
 #include "codegen.h"
 #include "frame.h"
 #include "out_elf.h"
+#include "outfile.h"
 #include "plan.h"
 
 #ifndef EM_BPF
@@ -659,23 +660,6 @@ void bpfrr_elf_image_free(struct bpfrr_elf_image *img)
 	img->obj_size = 0;
 }
 
-static int write_file(const char *path, const void *data, size_t size, char *err, size_t err_size)
-{
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return elf_fail(err, err_size, -errno, "%s: %s", path, strerror(errno));
-	if (fwrite(data, 1, size, f) != size || fflush(f)) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
-		return elf_fail(err, err_size, -e, "%s: writing: %s", path, strerror(e));
-	}
-	if (fclose(f))
-		return elf_fail(err, err_size, -errno, "%s: %s", path, strerror(errno));
-	return 0;
-}
-
 int bpfrr_elf_write(const struct bpfrr_ir *ir, const char *path, const struct bpfrr_elf_opts *o, char *err,
 		    size_t err_size)
 {
@@ -685,9 +669,9 @@ int bpfrr_elf_write(const struct bpfrr_ir *ir, const char *path, const struct bp
 	ret = bpfrr_elf_build(ir, o, &img, err, err_size);
 	if (ret)
 		return ret;
-	ret = write_file(path, img.obj, img.obj_size, err, err_size);
+	ret = bpfrr_outfile_write(path, img.obj, img.obj_size, err, err_size);
 	if (!ret)
-		printf("wrote %s: one %s loader of %u insns making %u calls (%u through the kfunc%s%.0u%s), "
+		fprintf(strcmp(path, "-") ? stdout : stderr, "wrote %s: one %s loader of %u insns making %u calls (%u through the kfunc%s%.0u%s), "
 		       "%u-byte blob (its first %u bytes the loader's report), planned for %s\n",
 		       path, BPFRR_ELF_PROG_SEC, img.nr_insns, img.nr_calls, img.nr_kfunc_calls,
 		       o && o->pin_dir ? ", " : "", o && o->pin_dir ? img.nr_pins : 0,

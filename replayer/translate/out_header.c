@@ -24,6 +24,7 @@
 #include "codegen.h"
 #include "header_runtime.h"
 #include "out_header.h"
+#include "outfile.h"
 #include "plan.h"
 
 /* The runtime's text (build/gen/header_runtime.inc, made from header_runtime.h). */
@@ -790,7 +791,7 @@ int bpfrr_header_write(const struct bpfrr_ir *ir, const char *path, const struct
 {
 	struct bpfrr_header_opts o2 = *o;
 	char name[BPFRR_IR_MAX_NAME];
-	FILE *out;
+	struct bpfrr_outfile out;
 	int ret;
 
 	if (!o2.name) {
@@ -809,28 +810,18 @@ int bpfrr_header_write(const struct bpfrr_ir *ir, const char *path, const struct
 		bpfrr_header_ident(stem, name, sizeof(name));
 		o2.name = name;
 	}
-	if (!strcmp(path, "-"))
-		return bpfrr_header_fwrite(ir, stdout, &o2, err, err_size);
-	out = fopen(path, "we");
-	if (!out) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+	ret = bpfrr_outfile_open(&out, path, err, err_size);
+	if (ret)
 		return ret;
-	}
-	ret = bpfrr_header_fwrite(ir, out, &o2, err, err_size);
-	if (fclose(out) && !ret) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
-	}
+	ret = bpfrr_header_fwrite(ir, out.f, &o2, err, err_size);
 	if (ret) {
-		struct stat st;
 		char msg[512];
 
+		/* no half header left behind: the old file (if any) stays */
+		bpfrr_outfile_abort(&out);
 		snprintf(msg, sizeof(msg), "%s: %s", path, err);
 		snprintf(err, err_size, "%s", msg);
-		/* no half header left behind; a device (-o /dev/null) stays */
-		if (!stat(path, &st) && S_ISREG(st.st_mode))
-			remove(path);
+		return ret;
 	}
-	return ret;
+	return bpfrr_outfile_commit(&out, err, err_size);
 }

@@ -195,6 +195,11 @@ int bpfrr_translate_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr translate: --json: only with --explain (it is what is printed)\n");
 		return BPFRR_EXIT_USAGE;
 	}
+	if (explain && output && !strcmp(output, "-")) {
+		fprintf(stderr, "bpfrr translate: --explain and -o - both write to standard output: "
+			"choose one\n");
+		return BPFRR_EXIT_USAGE;
+	}
 	if (oo.pin && strcmp(format->name, "elf")) {
 		fprintf(stderr, "bpfrr translate: --pin: only for --format elf (bpfrr replay --pin pins a "
 			"replay's objects)\n");
@@ -262,6 +267,8 @@ int bpfrr_translate_main(int argc, char **argv)
 			xo->ops->error(xo, err, res.untranslatable);
 			xo->ops->end(xo);
 		}
+		if (res.truncated)
+			return BPFRR_EXIT_TRUNCATED;
 		return res.untranslatable ? BPFRR_EXIT_FAILURE : BPFRR_EXIT_USAGE;
 	}
 	if (!output) {

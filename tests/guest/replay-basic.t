@@ -7,7 +7,8 @@
 #     verifier's log for a refused program;
 #  2. `bpfrr replay` on bundles of the same IR: --verify, the report, a
 #     failing bundle (exit 1, the failing seq named, object counts unchanged),
-#     --pin, a command run while the objects are held, --plan.
+#     --pin (a new directory made, a bad one refused before the load), a
+#     command run while the objects are held, --plan.
 set -u
 ir=$BPFRR_ROOT/tests/guest/replay-ir
 . "$(dirname "$0")/fixtures-lib.sh"	# fail, pass, take_max, check_nothing_left
@@ -52,6 +53,24 @@ else
 	fail "bpfrr replay --pin"
 fi
 rmdir /sys/fs/bpf/replay-basic
+
+# --pin of a directory that does not exist yet: made on the bpffs, as a user expects
+if bpfrr replay --pin /sys/fs/bpf/replay-basic-new sample.bundle >/dev/null; then
+	[ -e /sys/fs/bpf/replay-basic-new/map_counts ] && pass "--pin NEW: the directory is made and the pins are in it" ||
+		fail "--pin NEW: pins missing: $(ls /sys/fs/bpf/replay-basic-new 2>&1)"
+	rm -f /sys/fs/bpf/replay-basic-new/*
+	rmdir /sys/fs/bpf/replay-basic-new
+else
+	fail "bpfrr replay --pin /sys/fs/bpf/replay-basic-new (not there yet)"
+fi
+# ... but not two levels deep, nor outside a bpffs: refused before anything loads
+take_max
+for dir in /sys/fs/bpf/replay-basic-none/deeper /tmp/replay-basic-pin; do
+	out=$(bpfrr replay --pin $dir sample.bundle 2>&1); status=$?
+	[ $status -eq 2 ] && echo "$out" | grep -q "not a directory on a bpf filesystem" && [ ! -e $dir ] &&
+		pass "--pin $dir: refused before the load" || fail "--pin $dir: status $status: $out"
+	check_nothing_left "after --pin $dir"
+done
 
 bpfrr replay sample.bundle -- sh -c 'bpftool map show name counts | grep -q hash && exit 7'
 status=$?
