@@ -239,6 +239,35 @@ START_TEST(portable_output)
 }
 END_TEST
 
+/* Fields after 6.12, a verifier's reason, unknown attr bytes, BPF_COMMON_ATTRS (issue 16). */
+START_TEST(later_uapi_output)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *t;
+	size_t len;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_later_uapi_trace(dup(fd)), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	len = (size_t)st.st_size;
+	t = malloc(len);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(pread(fd, t, len, 0), (ssize_t)len);
+	close(fd);
+	golden("later-uapi.text", t, len, "later-uapi.trace", &o, 0);
+	o.json = true;
+	golden("later-uapi.json", t, len, "later-uapi.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.summary = true;
+	golden("later-uapi.summary", t, len, "later-uapi.trace", &o, 0);
+	o.json = true;
+	golden("later-uapi.summary-json", t, len, "later-uapi.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
 START_TEST(filters)
 {
 	struct bpfrr_dump_opts o = { .no_insns = true, .nr_cmds = 1, .cmds = { 5 } };
@@ -623,6 +652,7 @@ static Suite *dump_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, text_output);
 	tcase_add_test(tc, portable_output);
+	tcase_add_test(tc, later_uapi_output);
 	tcase_add_test(tc, json_output);
 	tcase_add_test(tc, summary_output);
 	tcase_add_test(tc, filters);
