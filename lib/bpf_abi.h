@@ -9,6 +9,11 @@
  * The same is done for the info structs BPF_OBJ_GET_INFO_BY_FD fills in
  * (bpf_prog_info, bpf_map_info, bpf_btf_info, bpf_link_info).
  *
+ * Fields a later kernel added (fd_array_cnt, the program signature, exclusive
+ * maps' hash, bpf_map_info.hash) are in it too, by the upstream layout, with
+ * the release that added them in `since`; struct bpf_common_attr, the 4th
+ * argument of bpf(cmd | BPF_COMMON_ATTRS, ...) (7.2), is described as well.
+ *
  * The offsets are the 6.12 UAPI's, written explicitly: the build machine's
  * <linux/bpf.h> may be older, so nothing here depends on it. Field names
  * are the C member paths, so tests/unit/test_bpf_abi.c compiles a program
