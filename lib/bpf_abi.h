@@ -420,11 +420,12 @@ struct bpfrr_abi_made {
 bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m);
 
 /*
- * Later UAPI.  bpfrr_abi_newer_fields() calls cb for each field of cmd's attr
- * that a kernel of version kver lacks (since > kver) and this call sets
- * (non-zero, within attr_size), then, with f NULL, for non-zero bytes after
- * the newest layout the table knows (from *tail_off on: nothing is known of
- * them, the kernel of the recording took them).  Returns the number found.
+ * Later UAPI.  bpfrr_abi_newer_fields() calls cb (may be NULL) for each field
+ * of cmd's attr that a kernel of version kver lacks (since > kver) and this
+ * call sets (non-zero, within attr_size), then once, with f NULL, if bytes
+ * after the newest layout the table knows are not zero: tail_off is the first
+ * such byte, tail_end one past the last (the kernel would refuse them with
+ * E2BIG unless it knows a field there).  Returns how many it found.
  */
 typedef void (*bpfrr_abi_newer_cb)(void *arg, const struct bpfrr_field *f, const char *path,
 				   size_t tail_off, size_t tail_end);

@@ -198,9 +198,11 @@ static const struct bpfrr_field map_info_fields[] = {
 	U64("map_extra", 80, OUT),
 	/*
 	 * 6.18, ea2e6467ac36 "bpf: Return hashes of maps in BPF_OBJ_GET_INFO_BY_FD": with
-	 * hash set (hash_size must be 32) the kernel writes the SHA-256 of a frozen
-	 * (later: frozen, and exclusive) array map's contents there; hash 0 with a
-	 * hash_size is EINVAL.  Only the caller sets them: they are read, not written.
+	 * hash set, the kernel computes the SHA-256 of the map's contents (map types with
+	 * a map_get_hash, array maps; others EINVAL) and writes it there; hash_size must
+	 * be 32, a hash_size without hash is EINVAL, and since a later fix (lore
+	 * 20260205070755.695776-1-kpsingh) an unfrozen map is EPERM.  The caller sets
+	 * both; the kernel copies them back unchanged.
 	 */
 	IPTR("hash", 88, SHA256, .len_rule = BPFRR_LEN_FIELD, .len_field = "hash_size", .len_mult = 1,
 	     SINCE(6, 18)),
