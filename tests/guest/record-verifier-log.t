@@ -26,7 +26,11 @@ n=$(grep -c "^BPF_CALL .* cmd=BPF_PROG_LOAD .* ret=-13" rej.trace.txt)
 grep -q "R1 invalid mem access 'scalar'" dump.txt || fail "dump shows no 'R1 invalid mem access' of load 1"
 grep -q "invalid access to map value" dump.txt || fail "dump shows no 'invalid access to map value' of load 2"
 grep -q "with BPF_COMMON_ATTRS" dump.txt || fail "dump does not show the 5-argument BPF_MAP_CREATE"
-grep -q "log_size" dump.txt || fail "dump does not decode struct bpf_common_attr"
+# its struct bpf_common_attr (4th argument, 24 bytes by the 5th) at entry and exit, decoded
+[ "$(grep -c "inout: 24 bytes, common_attr" dump.txt)" = 2 ] ||
+	fail "dump does not show the struct bpf_common_attr at entry and exit"
+grep -A4 "entry inout: 24 bytes, common_attr" dump.txt | grep -q "log_size: 65536" ||
+	fail "dump does not decode struct bpf_common_attr's log_size"
 
 "$BPFRR" dump --summary rej.trace >sum.txt 2>sum.err || fail "bpfrr dump --summary: $(cat sum.err)"
 grep -q "reason: R1 invalid mem access 'scalar'" sum.txt || { fail "--summary gives no reason for load 1"; show sum.txt; }
@@ -43,6 +47,8 @@ grep -q '"reason":"\(invalid access to map value\|R0 min value is outside of the
 "$BPFRR" dump --json rej.trace >dump.json 2>dump.err || fail "bpfrr dump --json: $(cat dump.err)"
 grep -q "R1 invalid mem access 'scalar'" dump.json || fail "--json has no log text of load 1"
 grep -q '"common_attrs"' dump.json || fail "--json does not flag the 5-argument call"
+grep -q '"path":"common_attr","phase":"entry","dir":"inout","content":"common_attr"' dump.json ||
+	fail "--json has no common_attr buffer"
 
 pass "two rejected loads with their verifier reasons, one 5-argument call"
 finish
