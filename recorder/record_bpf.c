@@ -140,7 +140,7 @@ static uint8_t *capture_common(struct rec_session *s, struct rec_task *t, struct
 	if (bytes)
 		rec_call_add_bytes(s, c, &reg, bytes, reg.len, false);
 	else
-		rec_call_capture(s, t, c, &reg, false);	/* notes why it could not be read */
+		rec_call_capture(s, t, c, &reg, false);	/* an unreadable region, with its errno */
 	return bytes;
 }
 
