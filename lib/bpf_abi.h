@@ -109,9 +109,11 @@ enum bpfrr_cmd {
 /*
  * bpf(cmd | BPFRR_ABI_COMMON_ATTRS, attr, size, common_attr, common_size):
  * the 4th and 5th arguments carry a struct bpf_common_attr (a log buffer
- * for any command).  Upstream: "bpf: Extend BPF syscall with common
- * attributes support" (Leon Hwang, lore 20260512153157.28382-2, bpf-next
- * May 2026; libbpf mirror commit 978fc80e), in mainline from 7.2.
+ * for BPF_PROG_LOAD, BPF_BTF_LOAD, BPF_MAP_CREATE).  Upstream: "bpf: Extend
+ * BPF syscall with common attributes support" (Leon Hwang, v14 series, lore
+ * 20260512153157.28382-2), applied to bpf-next in May 2026 (libbpf's mirror:
+ * commit 978fc80e, synced 2026-05-28), so in mainline from the 7.2 merge
+ * window; 7.2 is that inference, not a tag this was checked against.
  */
 #define BPFRR_ABI_COMMON_ATTRS		(1u << 16)
 #define BPFRR_ABI_COMMON_ATTRS_KVER	BPFRR_KVER(7, 2)
