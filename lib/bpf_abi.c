@@ -236,7 +236,8 @@ const char *bpfrr_abi_content_name(enum bpfrr_abi_content content)
 		[BPFRR_CONTENT_PROG_TAGS] = "prog_tags", [BPFRR_CONTENT_ITER_INFO] = "iter_info",
 		[BPFRR_CONTENT_NAME] = "name", [BPFRR_CONTENT_TAG] = "tag",
 		[BPFRR_CONTENT_IFINDEX] = "ifindex", [BPFRR_CONTENT_BTF_ID] = "btf_id",
-		[BPFRR_CONTENT_OBJ_ID] = "obj_id",
+		[BPFRR_CONTENT_OBJ_ID] = "obj_id", [BPFRR_CONTENT_SIGNATURE] = "signature",
+		[BPFRR_CONTENT_SHA256] = "sha256", [BPFRR_CONTENT_COMMON_ATTR] = "common_attr",
 	};
 	_Static_assert(ARRAY_SIZE(names) == BPFRR_CONTENT__MAX, "one name per content");
 
@@ -716,8 +717,16 @@ static uint64_t buf_len(const struct walk *w, const struct view *v, const struct
 		uint32_t cnt = 0;
 		uint64_t insns = sibling(v->desc, "insns", v->variant, v->cur, v->cur_size, NULL);
 		uint64_t insn_cnt = sibling(v->desc, "insn_cnt", v->variant, v->cur, v->cur_size, NULL);
+		/* 6.14: fd_array_cnt says the length (every map in it is bound to the program) */
+		uint64_t given = f->len_field ? sibling(v->desc, f->len_field, v->variant, v->cur,
+						       v->cur_size, NULL) : 0;
 		bool complete;
 
+		if (given) {
+			*elem_size = 4;
+			want = given * 4;
+			break;
+		}
 		if (insns && (scan_tracee_insns(w->env, insns, insn_cnt, NULL, NULL, &cnt, &complete) ||
 			      !complete)) {
 			*flags |= BPFRR_ABI_BUF_LEN_UNKNOWN;
@@ -884,6 +893,65 @@ int bpfrr_abi_walk(int cmd, const void *attr, size_t attr_size, enum bpfrr_phase
 	return walk_struct(&w, &v, "attr", 0);
 }
 
+int bpfrr_abi_walk_common(const void *common, size_t size, const void *entry, size_t entry_size,
+			  enum bpfrr_phase phase, const struct bpfrr_abi_env *env, bpfrr_abi_buf_cb cb,
+			  void *arg)
+{
+	struct walk w = { .phase = phase, .env = env, .cb = cb, .arg = arg };
+	struct view v = { .desc = &bpfrr_abi_common_attr_desc, .cur = common, .cur_size = size,
+			  .ent = entry ? entry : common, .ent_size = entry ? entry_size : size };
+
+	if (!common || !cb)
+		return -EINVAL;
+	return walk_struct(&w, &v, "common_attr", 0);
+}
+
+/* --- later UAPI ------------------------------------------------------------------------ */
+
+const char *bpfrr_abi_kver_str(unsigned int kver, char *buf, size_t size)
+{
+	snprintf(buf, size, "%u.%u", kver >> 8, kver & 0xff);
+	return buf;
+}
+
+unsigned int bpfrr_abi_newer_fields(int cmd, const void *attr, size_t attr_size, unsigned int kver,
+				    bpfrr_abi_newer_cb cb, void *arg)
+{
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+	const unsigned char *bytes = attr;
+	unsigned int found = 0;
+	char path[PATH_MAX_LEN];
+	size_t known, i;
+
+	if (!d || !attr)
+		return 0;
+	for (unsigned int k = 0; k < d->attr->nr_fields; k++) {
+		const struct bpfrr_field *f = &d->attr->fields[k];
+
+		if (!f->since || f->since <= kver || (size_t)f->offset + f->size > attr_size ||
+		    !bpfrr_abi_field_get(f, attr, attr_size))
+			continue;
+		found++;
+		snprintf(path, sizeof(path), "attr.%s", f->name);
+		if (cb)
+			cb(arg, f, path, 0, 0);
+	}
+	/* the kernel's own rule (bpf_check_uarg_tail_zero): bytes it does not know must be 0 */
+	known = bpfrr_abi_desc_known_size(d->attr);
+	for (i = known; i < attr_size && !bytes[i]; i++)
+		;
+	if (i < attr_size) {
+		size_t end = attr_size;
+
+		while (end > i && !bytes[end - 1])
+			end--;
+		found++;
+		if (cb)
+			cb(arg, NULL, "attr", i, end);
+	}
+	return found;
+}
+
 /* --- walk: fds ------------------------------------------------------------------------- */
 
 static int yield_fd_fields(const struct view *v, const char *prefix, const struct bpfrr_field *ptr,
@@ -1012,6 +1080,7 @@ static int prog_load_fds(const struct view *v, const struct bpfrr_abi_env *env,
 	};
 	uint32_t fd_array_cnt;
 	char path[PATH_MAX_LEN];
+	uint64_t given;
 	bool complete;
 	int err;
 
@@ -1036,6 +1105,31 @@ static int prog_load_fds(const struct view *v, const struct bpfrr_abi_env *env,
 		r.buf_offset = (uint64_t)iw.slots[i].idx * 4;
 		r.buf_path = "attr.fd_array";
 		r.insn_idx = iw.slots[i].insn_idx;
+		r.field = fd_array_f;
+		err = cb(arg, &r);
+	}
+	/* 6.14: with fd_array_cnt every slot is an fd (a map it binds, or a module BTF) */
+	given = sibling(v->desc, "fd_array_cnt", v->variant, v->cur, v->cur_size, NULL);
+	for (uint64_t k = 0; !err && fd_array && k < given && k < BPFRR_ABI_ARRAY_MAX; k++) {
+		struct bpfrr_abi_fd_ref r;
+		bool used = false;
+		int32_t fd;
+
+		for (size_t i = 0; i < iw.nr_slots && !used; i++)
+			used = (uint64_t)iw.slots[i].idx == k;
+		if (used || env->read_mem(env->ctx, fd_array + k * 4, &fd, 4))
+			continue;
+		memset(&r, 0, sizeof(r));
+		snprintf(path, sizeof(path), "attr.fd_array[%" PRIu64 "]", k);
+		r.path = path;
+		r.fd = fd;
+		r.kind = BPFRR_OBJ_ANY;
+		r.type = BPFRR_FDREF_FD_ARRAY;
+		r.where = BPFRR_FD_IN_BUF;
+		r.buf_addr = fd_array;
+		r.buf_offset = k * 4;
+		r.buf_path = "attr.fd_array";
+		r.insn_idx = -1;
 		r.field = fd_array_f;
 		err = cb(arg, &r);
 	}

@@ -9,6 +9,11 @@
  * The same is done for the info structs BPF_OBJ_GET_INFO_BY_FD fills in
  * (bpf_prog_info, bpf_map_info, bpf_btf_info, bpf_link_info).
  *
+ * Fields a later kernel added (fd_array_cnt, the program signature, exclusive
+ * maps' hash, bpf_map_info.hash) are in it too, by the upstream layout, with
+ * the release that added them in `since`; struct bpf_common_attr, the 4th
+ * argument of bpf(cmd | BPF_COMMON_ATTRS, ...) (7.2), is described as well.
+ *
  * The offsets are the 6.12 UAPI's, written explicitly: the build machine's
  * <linux/bpf.h> may be older, so nothing here depends on it. Field names
  * are the C member paths, so tests/unit/test_bpf_abi.c compiles a program
@@ -92,6 +97,28 @@ enum bpfrr_cmd {
 #define BPFRR_ABI_ATTR_SIZE 152
 
 /*
+ * Kernel versions, as a field's `since` says them: (major << 8) | minor.
+ * The table is 6.12's; fields a later kernel added are in it too, by the
+ * upstream layout, each marked with the release that added it, so that the
+ * recorder captures them, dump prints them and the translator refuses them
+ * by name on a kernel that lacks them (bpfrr_abi_newer_fields()).
+ */
+#define BPFRR_KVER(major, minor)	(((major) << 8) | (minor))
+#define BPFRR_ABI_BASE_KVER		BPFRR_KVER(6, 12)	/* what `since` 0 means */
+
+/*
+ * bpf(cmd | BPFRR_ABI_COMMON_ATTRS, attr, size, common_attr, common_size):
+ * the 4th and 5th arguments carry a struct bpf_common_attr (a log buffer
+ * for BPF_PROG_LOAD, BPF_BTF_LOAD, BPF_MAP_CREATE).  Upstream: "bpf: Extend
+ * BPF syscall with common attributes support" (Leon Hwang, v14 series, lore
+ * 20260512153157.28382-2), applied to bpf-next in May 2026 (libbpf's mirror:
+ * commit 978fc80e, synced 2026-05-28), so in mainline from the 7.2 merge
+ * window; 7.2 is that inference, not a tag this was checked against.
+ */
+#define BPFRR_ABI_COMMON_ATTRS		(1u << 16)
+#define BPFRR_ABI_COMMON_ATTRS_KVER	BPFRR_KVER(7, 2)
+
+/*
  * Length caps. A buffer whose length rule asks for more is yielded with
  * len = the cap and BPFRR_ABI_BUF_TRUNCATED set; want_len keeps the
  * requested length. The kernel itself refuses far less than these for most
@@ -171,6 +198,10 @@ enum bpfrr_abi_content {
 	BPFRR_CONTENT_IFINDEX,		/* network interface index */
 	BPFRR_CONTENT_BTF_ID,		/* BTF type id */
 	BPFRR_CONTENT_OBJ_ID,		/* kernel object id (prog/map/btf/link id) */
+	/* after 6.12 (append only: the values are in traces) */
+	BPFRR_CONTENT_SIGNATURE,	/* PROG_LOAD signature (6.18) */
+	BPFRR_CONTENT_SHA256,		/* a SHA-256: MAP_CREATE excl_prog_hash, bpf_map_info.hash (6.18) */
+	BPFRR_CONTENT_COMMON_ATTR,	/* struct bpf_common_attr (4th bpf() argument, 7.2) */
 	BPFRR_CONTENT__MAX,
 };
 
@@ -251,6 +282,8 @@ struct bpfrr_field {
 	uint64_t flag_mask;
 	/* BPFRR_FIELDF_KERNEL_BTF: the fd field naming the module BTF the id is in (NULL: vmlinux only) */
 	const char *btf_obj_field;
+	/* the kernel release that added the field (BPFRR_KVER), 0: 6.12 has it */
+	uint16_t since;
 };
 
 /* Field flags. */
@@ -267,6 +300,8 @@ struct bpfrr_field {
 struct bpfrr_struct_desc {
 	const char *name;		/* "bpf_prog_info", "attr(BPF_PROG_LOAD)" */
 	uint32_t size;			/* 6.12 size of the struct (or attr part) */
+	/* size with the later fields the table knows (their `since`); 0: size */
+	uint32_t size_newest;
 	const struct bpfrr_field *fields;
 	unsigned int nr_fields;
 	/* variant mask of a struct's contents (bpf_link_info by its type), or NULL */
@@ -386,6 +421,26 @@ struct bpfrr_abi_made {
 /* fill *m (zeroed first) from attr; false if cmd's attr says nothing of what it makes */
 bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m);
 
+/*
+ * Later UAPI.  bpfrr_abi_newer_fields() calls cb (may be NULL) for each field
+ * of cmd's attr that a kernel of version kver lacks (since > kver) and this
+ * call sets (non-zero, within attr_size), then once, with f NULL, if bytes
+ * after the newest layout the table knows are not zero: tail_off is the first
+ * such byte, tail_end one past the last (the kernel would refuse them with
+ * E2BIG unless it knows a field there).  Returns how many it found.
+ */
+typedef void (*bpfrr_abi_newer_cb)(void *arg, const struct bpfrr_field *f, const char *path,
+				   size_t tail_off, size_t tail_end);
+unsigned int bpfrr_abi_newer_fields(int cmd, const void *attr, size_t attr_size, unsigned int kver,
+				    bpfrr_abi_newer_cb cb, void *arg);
+/* "6.18" for BPFRR_KVER(6, 18) into buf */
+const char *bpfrr_abi_kver_str(unsigned int kver, char *buf, size_t size);
+/* the bytes of a struct the table knows: size_newest, or size */
+static inline uint32_t bpfrr_abi_desc_known_size(const struct bpfrr_struct_desc *d)
+{
+	return d->size_newest > d->size ? d->size_newest : d->size;
+}
+
 /* Info struct layouts (BPF_OBJ_GET_INFO_BY_FD), by object kind; NULL for others. */
 const struct bpfrr_struct_desc *bpfrr_abi_info_desc(enum bpfrr_obj_kind kind);
 extern const struct bpfrr_struct_desc bpfrr_abi_prog_info_desc;
@@ -492,6 +547,17 @@ typedef int (*bpfrr_abi_buf_cb)(void *arg, const struct bpfrr_abi_buf *buf);
  */
 int bpfrr_abi_walk(int cmd, const void *attr, size_t attr_size, enum bpfrr_phase phase,
 		   const struct bpfrr_abi_env *env, bpfrr_abi_buf_cb cb, void *arg);
+
+/*
+ * struct bpf_common_attr, the 4th argument with BPFRR_ABI_COMMON_ATTRS: walk
+ * its buffers (its log at EXIT) as bpfrr_abi_walk() does an attr's, paths
+ * "common_attr.log_buf".  entry (may be NULL) is the struct as it was at
+ * entry (log_size, the capacity), common the struct at the walked phase.
+ */
+extern const struct bpfrr_struct_desc bpfrr_abi_common_attr_desc;
+int bpfrr_abi_walk_common(const void *common, size_t size, const void *entry, size_t entry_size,
+			  enum bpfrr_phase phase, const struct bpfrr_abi_env *env, bpfrr_abi_buf_cb cb,
+			  void *arg);
 
 /* Where an fd the call passes in lives. */
 enum bpfrr_fd_where {

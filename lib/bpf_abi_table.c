@@ -96,7 +96,7 @@
 #define FD(n, off, k, ...)	FLD(n, off, 4, BPFRR_FIELD_FD, IN, .fd_kind = k, __VA_ARGS__)
 #define FDOPT(n, off, k, ...)	FD(n, off, k, .flags = BPFRR_FIELDF_FD_OPTIONAL, __VA_ARGS__)
 #define NAME(n, off, d)		FLD(n, off, 16, BPFRR_FIELD_STR, d, .content = BPFRR_CONTENT_NAME)
-#define PAD(n, off, sz)		FLD(n, off, sz, BPFRR_FIELD_PAD, IN)
+#define PAD(n, off, sz, ...)	FLD(n, off, sz, BPFRR_FIELD_PAD, IN, __VA_ARGS__)
 #define PTR(n, off, c, bd, ...) \
 	FLD(n, off, 8, BPFRR_FIELD_PTR, IN, .content = BPFRR_CONTENT_##c, .buf_dir = bd, __VA_ARGS__)
 /* a pointer inside an info struct: the kernel reads the pointer, writes the buffer */
@@ -113,6 +113,8 @@
 #define LEN_VALUES(f, m)	.len_rule = BPFRR_LEN_MAP_VALUES, .len_field = f, .map_field = m
 #define LEN_TOKEN(m)		.len_rule = BPFRR_LEN_BATCH_TOKEN, .map_field = m
 #define OUT_LEN(f)		.out_len_field = f
+/* a field a kernel after 6.12 added (BPFRR_KVER) */
+#define SINCE(maj, min)		.since = BPFRR_KVER(maj, min)
 
 #define DESC(var, nm, sz, arr, ...) \
 	static const struct bpfrr_struct_desc var = { \
@@ -194,9 +196,21 @@ static const struct bpfrr_field map_info_fields[] = {
 	U32("btf_value_type_id", 72, OUT, .content = BPFRR_CONTENT_BTF_ID),
 	U32("btf_vmlinux_id", 76, OUT, .content = BPFRR_CONTENT_OBJ_ID),
 	U64("map_extra", 80, OUT),
+	/*
+	 * 6.18, ea2e6467ac36 "bpf: Return hashes of maps in BPF_OBJ_GET_INFO_BY_FD": with
+	 * hash set, the kernel computes the SHA-256 of the map's contents (map types with
+	 * a map_get_hash, array maps; others EINVAL) and writes it there; hash_size must
+	 * be 32, a hash_size without hash is EINVAL, and since a later fix (lore
+	 * 20260205070755.695776-1-kpsingh) an unfrozen map is EPERM.  The caller sets
+	 * both; the kernel copies them back unchanged.
+	 */
+	IPTR("hash", 88, SHA256, .len_rule = BPFRR_LEN_FIELD, .len_field = "hash_size", .len_mult = 1,
+	     SINCE(6, 18)),
+	U32("hash_size", 96, IN, SINCE(6, 18)),
+	PAD(NULL, 100, 4, SINCE(6, 18)),
 };
 const struct bpfrr_struct_desc bpfrr_abi_map_info_desc = {
-	.name = "bpf_map_info", .size = 88, .fields = map_info_fields,
+	.name = "bpf_map_info", .size = 88, .size_newest = 104, .fields = map_info_fields,
 	.nr_fields = ARRAY_SIZE(map_info_fields),
 };
 
@@ -392,8 +406,14 @@ static const struct bpfrr_field map_create_fields[] = {
 	   .flag_field = "map_flags", .flag_mask = ABI_F_VTYPE_BTF_OBJ_FD),
 	FD("map_token_fd", 76, BPFRR_OBJ_TOKEN, .flags = BPFRR_FIELDF_NEEDS_FLAG,
 	   .flag_field = "map_flags", .flag_mask = ABI_F_TOKEN_FD),
+	/*
+	 * 6.18, baefdbdf6812 "bpf: Implement exclusive map creation": only the program whose
+	 * SHA-256 this is may use the map (excl_prog_hash_size must be 32).
+	 */
+	PTR("excl_prog_hash", 80, SHA256, IN, LEN_FIELD("excl_prog_hash_size", 1), SINCE(6, 18)),
+	U32("excl_prog_hash_size", 88, IN, SINCE(6, 18)),
 };
-DESC(map_create, "attr(BPF_MAP_CREATE)", 80, map_create_fields);
+DESC(map_create, "attr(BPF_MAP_CREATE)", 80, map_create_fields, .size_newest = 92);
 
 static const struct bpfrr_field map_lookup_fields[] = {
 	FD("map_fd", 0, BPFRR_OBJ_MAP),
@@ -504,14 +524,26 @@ static const struct bpfrr_field prog_load_fields[] = {
 	FDOPT("attach_prog_fd", 112, BPFRR_OBJ_PROG, .variants = V_ATTACH_PROG),
 	FDOPT("attach_btf_obj_fd", 112, BPFRR_OBJ_BTF, .variants = V_ATTACH_BTF),
 	U32("core_relo_cnt", 116, IN),
-	PTR("fd_array", 120, FD_ARRAY, IN, .len_rule = BPFRR_LEN_FD_ARRAY, .len_mult = 4),
+	/* fd_array_cnt (6.14), when set, is the length */
+	PTR("fd_array", 120, FD_ARRAY, IN, .len_rule = BPFRR_LEN_FD_ARRAY, .len_mult = 4,
+	    .len_field = "fd_array_cnt"),
 	PTR("core_relos", 128, CORE_RELOS, IN, LEN_REC("core_relo_cnt", "core_relo_rec_size")),
 	U32("core_relo_rec_size", 136, IN),
 	U32("log_true_size", 140, OUT),
 	FD("prog_token_fd", 144, BPFRR_OBJ_TOKEN, .flags = BPFRR_FIELDF_NEEDS_FLAG,
 	   .flag_field = "prog_flags", .flag_mask = ABI_F_TOKEN_FD),
+	/* 6.14, 4d3ae294f900 "bpf: Add fd_array_cnt attribute for prog_load": fd_array's length */
+	U32("fd_array_cnt", 148, IN, SINCE(6, 14)),
+	/*
+	 * 6.18, 349271568303 "bpf: Implement signature verification for BPF programs": a
+	 * PKCS#7 signature of the insns, checked against the keys of keyring_id (a key
+	 * serial, or a system keyring id) before the program loads.
+	 */
+	PTR("signature", 152, SIGNATURE, IN, LEN_FIELD("signature_size", 1), SINCE(6, 18)),
+	U32("signature_size", 160, IN, SINCE(6, 18)),
+	S32("keyring_id", 164, IN, SINCE(6, 18)),
 };
-DESC(prog_load, "attr(BPF_PROG_LOAD)", 148, prog_load_fields);
+DESC(prog_load, "attr(BPF_PROG_LOAD)", 148, prog_load_fields, .size_newest = 168);
 
 static const struct bpfrr_field obj_pin_fields[] = {
 	PTR("pathname", 0, PATH, IN, LEN_CSTR),
@@ -800,6 +832,24 @@ static const struct bpfrr_field token_create_fields[] = {
 	FD("token_create.bpffs_fd", 4, BPFRR_OBJ_DIR),
 };
 DESC(token_create, "attr(BPF_TOKEN_CREATE)", 8, token_create_fields);
+
+/*
+ * struct bpf_common_attr (7.2: bpf(cmd | BPF_COMMON_ATTRS, attr, size, common, common_size)),
+ * taken by BPF_PROG_LOAD, BPF_BTF_LOAD and BPF_MAP_CREATE: a log for any of them (a
+ * command with a log of its own in attr refuses both at once).  log_true_size is
+ * written back, on success too.
+ */
+static const struct bpfrr_field common_attr_fields[] = {
+	PTR("log_buf", 0, LOG, OUT, LEN_FIELD("log_size", 1), OUT_LEN("log_true_size"), SINCE(7, 2)),
+	U32("log_size", 8, IN, SINCE(7, 2)),
+	FLAGS32("log_level", 12, IN, bpfrr_xlat_log_level, SINCE(7, 2)),
+	U32("log_true_size", 16, OUT, SINCE(7, 2)),
+	PAD(NULL, 20, 4, SINCE(7, 2)),
+};
+const struct bpfrr_struct_desc bpfrr_abi_common_attr_desc = {
+	.name = "bpf_common_attr", .size = 0, .size_newest = 24, .fields = common_attr_fields,
+	.nr_fields = ARRAY_SIZE(common_attr_fields),
+};
 
 /* --- variants ----------------------------------------------------------------------- */
 

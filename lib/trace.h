@@ -139,6 +139,9 @@ struct bpfrr_trace_region {
 #define BPFRR_CALL_NO_EXIT		0x0001	/* never returned (task died mid-call): ret, t_exit invalid */
 #define BPFRR_CALL_ATTR_UNREADABLE	0x0002	/* attr could not be read at entry (attr_len = 0) */
 #define BPFRR_CALL_ATTR_TRUNCATED	0x0004	/* attr_len < attr_size (capped) */
+/* bpf() with BPF_COMMON_ATTRS (7.2): cmd is the first argument without that bit; the
+ * 4th and 5th arguments are the addr and want_len of the "common_attr" regions */
+#define BPFRR_CALL_COMMON_ATTRS		0x0008
 
 struct bpfrr_rec_bpf_call {
 	uint64_t seq;		/* call number: shared by BPF_CALL and SYSCALL, from 1, in entry order */

@@ -290,6 +290,31 @@ static void note_failure(struct dump *d, uint64_t seq, uint32_t tid, const char 
 	f->what = what;
 	f->cmd = cmd;
 	f->err = flags & BPFRR_CALL_NO_EXIT ? 0 : bpfrr_trace_ret_errno(ret);
+	f->reason = NULL;
+}
+
+/* A failed bpf() call's reason: the last meaningful line of a log it had the kernel write. */
+static void note_failure_reason(struct dump *d, const struct bpfrr_rec_bpf_call *c)
+{
+	struct dump_failure *f = d->nr_failures ? &d->failures[d->nr_failures - 1] : NULL;
+	char line[512];
+	uint32_t i;
+
+	if (!f || f->seq != c->seq)
+		return;
+	for (i = 0; i < c->nr_regions; i++) {
+		const struct bpfrr_trace_region *r = &c->regions[i];
+		const struct bpfrr_rec_blob *b;
+
+		if (r->phase != BPFRR_PHASE_EXIT || r->content != BPFRR_CONTENT_LOG || !r->blob ||
+		    !(b = bpfrr_trace_blob(d->r, r->blob)) ||
+		    !dump_log_reason(b->data, b->len, line, sizeof(line)))
+			continue;
+		free(f->reason);
+		f->reason = strdup(line);
+		if (!f->reason)
+			d->oom = true;
+	}
 }
 
 static void count_cmd(struct dump *d, uint32_t cmd, bool failed)
@@ -494,8 +519,10 @@ static void dump_bpf_call(struct dump *d, const struct bpfrr_rec_bpf_call *c)
 	d->nr_bpf++;
 	d->nr_failed += failed || (c->flags & BPFRR_CALL_NO_EXIT);
 	count_cmd(d, c->cmd, failed || (c->flags & BPFRR_CALL_NO_EXIT));
-	if ((failed || (c->flags & BPFRR_CALL_NO_EXIT)) && filter_bpf(d, c))
+	if ((failed || (c->flags & BPFRR_CALL_NO_EXIT)) && filter_bpf(d, c)) {
 		note_failure(d, c->seq, c->tid, cmd_name(c->cmd), c->cmd, c->ret, c->flags);
+		note_failure_reason(d, c);
+	}
 	dc.env = *bpfrr_rt_walk_env(&walk, d->rt, &d->cur, BPFRR_PHASE_ENTRY);
 	if (c->cmd < (uint32_t)BPFRR_ABI_NR_CMDS)
 		kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
@@ -685,6 +712,8 @@ static void dump_free(struct dump *d)
 	bpfrr_u64map_free(&d->notes);
 	free(d->notes_list);
 	free(d->sys_counts);
+	for (size_t i = 0; i < d->nr_failures; i++)
+		free(d->failures[i].reason);
 	free(d->failures);
 	free(d->region_done);
 	free(d->map_values);

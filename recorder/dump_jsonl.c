@@ -560,11 +560,31 @@ static void json_loader(struct dump_out *o, const struct dump_call *dc)
 	json_obj_end(j);
 }
 
+struct json_tail {
+	struct json_out *j;
+	const uint8_t *attr;
+};
+
+/* Non-zero attr bytes after the newest layout bpfrr knows: reported, never dropped. */
+static void json_attr_tail(void *arg, const struct bpfrr_field *fld, const char *path, size_t off, size_t end)
+{
+	struct json_tail *t = arg;
+
+	(void)path;
+	if (fld)
+		return;
+	json_obj_begin(t->j, NULL);
+	json_u64(t->j, "offset", off);
+	json_hex(t->j, "hex", t->attr + off, end - off);
+	json_obj_end(t->j);
+}
+
 static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 {
 	const struct bpfrr_rec_bpf_call *c = dc->bpf;
 	struct json_fields jf = { .o = o, .c = dc };
 	struct json_out *j = &o->j;
+	struct json_tail tail = { j, c->attr };
 
 	json_obj_begin(j, NULL);
 	json_u64(j, "seq", c->seq);
@@ -578,6 +598,12 @@ static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 	if (c->attr_exit_len) {
 		jf.exit_pass = true;
 		json_attr(&jf, dc, c->attr_exit, c->attr_exit_len, "attr_out");
+	}
+	/* only when there is one: the key is absent from the JSON of every other call */
+	if (bpfrr_abi_newer_fields((int)c->cmd, c->attr, c->attr_len, 0xffff, NULL, NULL)) {
+		json_arr_begin(j, "attr_unknown_tail");
+		bpfrr_abi_newer_fields((int)c->cmd, c->attr, c->attr_len, 0xffff, json_attr_tail, &tail);
+		json_arr_end(j);
 	}
 	json_arr_begin(j, "fds");
 	bpfrr_abi_walk_fds((int)c->cmd, c->attr, c->attr_len, &dc->env, json_fd_ref, o);
@@ -595,6 +621,8 @@ static void json_bpf_call(struct dump_out *o, const struct dump_call *dc)
 		json_str(j, NULL, "attr_unreadable");
 	if (c->flags & BPFRR_CALL_ATTR_TRUNCATED)
 		json_str(j, NULL, "attr_truncated");
+	if (c->flags & BPFRR_CALL_COMMON_ATTRS)
+		json_str(j, NULL, "common_attrs");
 	json_arr_end(j);
 	json_notes(o, c->seq);
 	if (dc->loader || dc->loader_why)

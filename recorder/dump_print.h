@@ -112,6 +112,7 @@ struct dump_failure {
 	const char *what;	/* command or syscall name (static or trace memory); NULL: unknown cmd */
 	uint32_t cmd;		/* the bpf() command when what is NULL */
 	int err;		/* errno; 0: did not return */
+	char *reason;		/* the last meaningful line of the log the kernel wrote, or NULL */
 };
 
 /* What the walk counted, for the summary. */
@@ -282,6 +283,12 @@ void dump_text_quoted(FILE *f, const void *data, size_t len);
 /* An argv word: bare if harmless, else quoted. */
 void dump_text_word(FILE *f, const char *s);
 void dump_text_hex(FILE *f, const void *data, size_t len);
+/*
+ * The verifier's (or BTF's) reason in a log the kernel wrote: its last line
+ * that is not a statistic ("processed N insns", "verification time", "stack
+ * depth") or empty, copied into buf (NUL-terminated).  0 if none.
+ */
+size_t dump_log_reason(const char *text, size_t len, char *buf, size_t size);
 /* "PREFIXkernel build: RELEASE VERSION MACHINE, vmlinux BTF N bytes sha256 HEX, build id HEX" (k may be NULL) */
 void dump_text_kernel(FILE *f, const struct bpfrr_rec_kernel *k, const char *prefix);
 /* The build identity as the JSON object key (dump_jsonl.c) */

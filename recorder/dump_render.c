@@ -535,6 +535,49 @@ static void render_insns(struct dump_out *o, const struct dump_call *c, const vo
 
 /* --- logs ------------------------------------------------------------------------------ */
 
+/* Lines the verifier ends every log with, whatever went wrong. */
+static bool log_statistic(const char *line, size_t n)
+{
+	static const char *const stats[] = {
+		"processed ", "verification time ", "stack depth ", "-- END PROG LOAD LOG --",
+		"Validating ", "mark_precise",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(stats) / sizeof(stats[0]); i++)
+		if (n >= strlen(stats[i]) && !strncmp(line, stats[i], strlen(stats[i])))
+			return true;
+	return false;
+}
+
+size_t dump_log_reason(const char *text, size_t len, char *buf, size_t size)
+{
+	size_t end = strnlen(text, len), start, n;
+
+	if (size)
+		buf[0] = '\0';
+	while (end > 0) {
+		start = end;
+		while (start > 0 && text[start - 1] != '\n')
+			start--;
+		n = end - start;
+		while (n && (text[start + n - 1] == '\n' || text[start + n - 1] == '\r' ||
+			     text[start + n - 1] == ' '))
+			n--;
+		if (n && !log_statistic(text + start, n)) {
+			if (!size)
+				return n;
+			if (n >= size)
+				n = size - 1;
+			memcpy(buf, text + start, n);
+			buf[n] = '\0';
+			return n;
+		}
+		end = start ? start - 1 : 0;
+	}
+	return 0;
+}
+
 /* The last DUMP_LOG_EXCERPT_LINES lines of a log (all with -v). */
 static void render_log(struct dump_out *o, const struct dump_call *c, const char *text, size_t len,
 		       const char *indent)
@@ -625,6 +668,10 @@ void dump_render_content(struct dump_out *o, const struct dump_call *c, const st
 	case BPFRR_CONTENT_INFO:
 		/* an info struct: its layout is that of the object behind info.bpf_fd */
 		desc = info_desc_of_call(o, c);
+		break;
+	case BPFRR_CONTENT_COMMON_ATTR:
+		/* the 4th bpf() argument of a call with BPF_COMMON_ATTRS (7.2) */
+		desc = &bpfrr_abi_common_attr_desc;
 		break;
 	default:
 		break;

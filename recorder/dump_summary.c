@@ -47,6 +47,11 @@ static void summary_text(struct dump_out *o, const char *trace_name, const struc
 		else
 			fprintf(f, "bpf_cmd_%u", fl->cmd);
 		fprintf(f, ": %s\n", fl->err ? dump_errno_name(fl->err) : "did not return");
+		if (fl->reason) {
+			fputs("      reason: ", f);
+			dump_text_escape(f, fl->reason, strlen(fl->reason));
+			fputc('\n', f);
+		}
 	}
 	fputs("other syscalls the load depended on:\n", f);
 	for (i = 0; i < s->nr_sys_counts; i++) {
@@ -126,6 +131,10 @@ static void summary_json(struct dump_out *o, const char *trace_name, const struc
 			json_str(j, "errno", dump_errno_name(fl->err));
 		else
 			json_null(j, "errno");
+		if (fl->reason)
+			json_str(j, "reason", fl->reason);
+		else
+			json_null(j, "reason");
 		json_obj_end(j);
 	}
 	json_arr_end(j);

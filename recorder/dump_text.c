@@ -584,6 +584,25 @@ static void text_loader(struct dump_out *o, const struct dump_call *dc)
 	}
 }
 
+/* Non-zero attr bytes after the newest layout bpfrr knows: shown, never dropped. */
+struct attr_tail {
+	FILE *f;
+	const uint8_t *attr;
+};
+
+static void text_attr_tail(void *arg, const struct bpfrr_field *fld, const char *path, size_t off, size_t end)
+{
+	struct attr_tail *t = arg;
+
+	(void)path;
+	if (fld)
+		return;
+	fprintf(t->f, "    unknown non-zero attr bytes %zu..%zu (after what bpfrr knows of this command): ",
+		off, end - 1);
+	dump_text_hex(t->f, t->attr + off, end - off);
+	fputc('\n', t->f);
+}
+
 static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
 {
 	const struct bpfrr_rec_bpf_call *c = dc->bpf;
@@ -608,6 +627,13 @@ static void text_bpf_call(struct dump_out *o, const struct dump_call *dc)
 	else if (c->attr_len != c->attr_size)
 		fprintf(f, ", %u captured", c->attr_len);
 	fputc('\n', f);
+	if (c->flags & BPFRR_CALL_COMMON_ATTRS)
+		fputs("  with BPF_COMMON_ATTRS (Linux 7.2): struct bpf_common_attr in region common_attr\n", f);
+	if (!(c->flags & BPFRR_CALL_ATTR_UNREADABLE)) {
+		struct attr_tail tail = { f, c->attr };
+
+		bpfrr_abi_newer_fields((int)c->cmd, c->attr, c->attr_len, 0xffff, text_attr_tail, &tail);
+	}
 	if (c->cmd >= (uint32_t)BPFRR_ABI_NR_CMDS || !bpfrr_abi_cmd((int)c->cmd)) {
 		fputs("    unknown command; attr bytes: ", f);
 		dump_text_hex(f, c->attr, c->attr_len);

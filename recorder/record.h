@@ -175,6 +175,11 @@ struct rec_call {
 	uint8_t *attr;
 	uint8_t *attr_exit;		/* re-read at exit when the kernel writes attr */
 	bool attr_unreadable;
+	/* bpf(cmd | BPF_COMMON_ATTRS, attr, size, common, common_size) (7.2): cmd is without
+	 * the flag; the struct as read at entry and at exit (NULL if unreadable) */
+	bool common;
+	uint32_t common_len;
+	uint8_t *common_entry, *common_exit;
 
 	struct rec_region *regions;
 	size_t nr_regions, cap_regions;

@@ -11,6 +11,12 @@
  * return value; a new fd goes into the table, linked to this call, and the
  * recorder asks the kernel for the object's identity.
  *
+ * A call with BPF_COMMON_ATTRS in its command (7.2) passes a struct
+ * bpf_common_attr as 4th argument, its size as 5th: the struct is a region
+ * "common_attr" at entry and again at exit (the kernel writes log_true_size
+ * back), with addr and want_len the two arguments, and the log the kernel
+ * wrote into its log_buf is "common_attr.log_buf" at exit.
+ *
  * No offset of union bpf_attr is known here: lib/bpf_abi.c knows them all.
  */
 #include <errno.h>
@@ -104,6 +110,40 @@ static int on_buf(void *arg, const struct bpfrr_abi_buf *buf)
 	return 0;
 }
 
+/*
+ * The common attrs at this phase: a region named "common_attr" whose addr and
+ * want_len are the 4th and 5th arguments (so a trace holds them), the bytes
+ * (up to a page, as the kernel's own limit) kept for the log's walk.
+ */
+static uint8_t *capture_common(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+			       enum bpfrr_phase phase)
+{
+	uint64_t want = (uint32_t)c->args[4];
+	struct bpfrr_trace_region reg = {
+		.phase = phase,
+		.dir = BPFRR_DIR_INOUT,
+		.content = BPFRR_CONTENT_COMMON_ATTR,
+		.addr = c->args[3],
+		.len = want > ATTR_MAX ? ATTR_MAX : want,
+		.want_len = want,
+		.flags = want > ATTR_MAX ? BPFRR_REGION_TRUNCATED : 0,
+		.path = "common_attr",
+	};
+	uint8_t *bytes = NULL;
+
+	c->common_len = (uint32_t)reg.len;
+	if (reg.len && reg.addr && (bytes = calloc(1, reg.len)) &&
+	    rec_mem_read(t->tid, reg.addr, bytes, reg.len)) {
+		free(bytes);
+		bytes = NULL;
+	}
+	if (bytes)
+		rec_call_add_bytes(s, c, &reg, bytes, reg.len, false);
+	else
+		rec_call_capture(s, t, c, &reg, false);	/* an unreadable region, with its errno */
+	return bytes;
+}
+
 bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 {
 	struct walk_ctx w = { s, t, c, BPFRR_PHASE_ENTRY };
@@ -114,6 +154,11 @@ bool rec_bpf_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 
 	c->seq = ++s->next_seq;
 	c->cmd = (int)c->args[0];
+	if (c->cmd & BPFRR_ABI_COMMON_ATTRS) {
+		c->common = true;
+		c->cmd &= ~(int)BPFRR_ABI_COMMON_ATTRS;
+		c->common_entry = capture_common(s, t, c, BPFRR_PHASE_ENTRY);
+	}
 	c->attr_size = (uint32_t)c->args[2];
 	c->attr_len = c->attr_size > ATTR_MAX ? ATTR_MAX : c->attr_size;
 	c->attr = calloc(1, c->attr_len ? c->attr_len : 1);
@@ -187,6 +232,14 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 				 "capturing the exit buffers of the call failed: %s",
 				 strerror(err < 0 ? -err : err));
 	}
+	if (c->exited && c->common) {
+		/* the log the kernel wrote, as much as log_true_size says (within log_size) */
+		c->common_exit = capture_common(s, t, c, BPFRR_PHASE_EXIT);
+		if (c->common_exit)
+			bpfrr_abi_walk_common(c->common_exit, c->common_len, c->common_entry,
+					      c->common_entry ? c->common_len : 0, BPFRR_PHASE_EXIT,
+					      init_env(&we, &w), on_buf, &w);
+	}
 
 	rec_symbols_bpf(s, t, c, init_env(&we, &w));
 	memset(&rec, 0, sizeof(rec));
@@ -195,7 +248,7 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 	rec.cmd = (uint32_t)c->cmd;
 	rec.attr_addr = c->args[1];
 	rec.attr_size = c->attr_size;
-	rec.flags = (c->exited ? 0 : BPFRR_CALL_NO_EXIT) |
+	rec.flags = (c->exited ? 0 : BPFRR_CALL_NO_EXIT) | (c->common ? BPFRR_CALL_COMMON_ATTRS : 0) |
 		    (c->attr_unreadable ? BPFRR_CALL_ATTR_UNREADABLE : 0) |
 		    (!c->attr_unreadable && c->attr_len < c->attr_size ? BPFRR_CALL_ATTR_TRUNCATED : 0);
 	rec.ret = c->exited ? c->ret : 0;

@@ -125,6 +125,8 @@ void rec_call_free(struct rec_call *c)
 	free(c->regions);
 	free(c->attr);
 	free(c->attr_exit);
+	free(c->common_entry);
+	free(c->common_exit);
 	free(c->str);
 	free(c);
 }

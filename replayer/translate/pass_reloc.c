@@ -518,6 +518,29 @@ static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusa
 	return fe_obj_type(c->target) == r->target_type;
 }
 
+/* The first field of a call a 6.12 kernel lacks, as a refusal (bpfrr_abi_newer_fields). */
+struct newer {
+	char why[160];
+	unsigned int n;
+};
+
+static void newer_field(void *arg, const struct bpfrr_field *f, const char *path, size_t off, size_t end)
+{
+	struct newer *nw = arg;
+	char since[16], base[16];
+
+	if (nw->n++)
+		return;
+	bpfrr_abi_kver_str(BPFRR_ABI_BASE_KVER, base, sizeof(base));
+	if (f)
+		snprintf(nw->why, sizeof(nw->why), "%s (Linux %s) is not supported by %s", path,
+			 bpfrr_abi_kver_str(f->since, since, sizeof(since)), base);
+	else
+		snprintf(nw->why, sizeof(nw->why),
+			 "attr bytes %zu..%zu are not zero, and no kernel bpfrr knows has a field there",
+			 off, end - 1);
+}
+
 static int prep_bpf(struct prep *p)
 {
 	struct fe_call *c = p->c;
@@ -529,6 +552,22 @@ static int prep_bpf(struct prep *p)
 		return refuse(p, "a bpf() command bpfrr does not know");
 	if (c->flags & (BPFRR_CALL_ATTR_UNREADABLE | BPFRR_CALL_ATTR_TRUNCATED) || c->attr_len < c->attr_size)
 		return refuse(p, "its attr was not fully recorded (%u of %u bytes)", c->attr_len, c->attr_size);
+	/* The kernels the translator targets are 6.12's (caps.h): a later field the call sets, or
+	 * the 5-argument form, would be EINVAL / E2BIG there; say which, by name. */
+	if (c->flags & BPFRR_CALL_COMMON_ATTRS) {
+		char since[16], base[16];
+
+		return refuse(p, "BPF_COMMON_ATTRS, its log in the 4th and 5th arguments (Linux %s), is not "
+			      "supported by %s", bpfrr_abi_kver_str(BPFRR_ABI_COMMON_ATTRS_KVER, since, sizeof(since)),
+			      bpfrr_abi_kver_str(BPFRR_ABI_BASE_KVER, base, sizeof(base)));
+	}
+	{
+		struct newer nw = { .n = 0 };
+
+		if (bpfrr_abi_newer_fields((int)c->cmd, c->attr, c->attr_len, BPFRR_ABI_BASE_KVER, newer_field,
+					   &nw))
+			return refuse(p, "%s", nw.why);
+	}
 	if (c->attr_size > BPFRR_IR_MAX_ATTR || !c->attr_size)
 		return refuse(p, "an attr of %u bytes", c->attr_size);
 	if (c->resolve_failed)

@@ -646,4 +646,118 @@ static __attribute__((unused)) int synth_lskel_trace(int fd)
 	return bpfrr_trace_close(s.w, 0, 0);
 }
 
+/*
+ * Later UAPI (issue 16): a 6.18 PROG_LOAD (168-byte attr: fd_array_cnt, a signature,
+ * keyring_id) the verifier rejected with a log, a MAP_CREATE with non-zero bytes after
+ * everything known, and a 7.2 BPF_MAP_CREATE | BPF_COMMON_ATTRS with its common log.
+ */
+static __attribute__((unused)) int synth_later_uapi_trace(int fd)
+{
+	static const char *const argv[] = { "./loader" };
+	struct bpfrr_trace_header h = {
+		.arch = 62, .nr_cpus = 2, .page_size = 4096,
+		.start_realtime_ns = 1767225600123456789ull,
+		.start_monotonic_ns = SYNTH_T0, .recorder_pid = 99, .tracee_pid = 100,
+		.arch_name = "x86_64", .kernel_release = "6.18.0",
+		.kernel_version = "#1 SMP PREEMPT_DYNAMIC", .recorder_version = "bpfrr 0.1.0",
+		.argc = 1, .argv = argv,
+	};
+	static const char log[] = "func#0 @0\n0: R1=ctx() R10=fp0\n0: (b7) r1 = 0\n"
+				  "1: (79) r0 = *(u64 *)(r1 +0)\nR1 invalid mem access 'scalar'\n"
+				  "processed 2 insns (limit 1000000) max_states_per_insn 0 total_states 0\n";
+	static const char common_log[] = "Invalid max_entries.\n";
+	static const uint8_t sig[16] = { 0x30, 0x82, 0x01, 0x22 };
+	static const int32_t fds[2] = { 5, 5 };
+	uint8_t a[256] __attribute__((aligned(8))), common[24], common_out[24];
+	struct bpfrr_trace_region regs[6];
+	struct synth s = { .now = SYNTH_T0 };
+	struct bpf_insn insns[3] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 1 },
+		{ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = 0, .src_reg = 1 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpfrr_rec_bpf_call c;
+
+	s.w = bpfrr_trace_create_fd(fd, &h);
+	if (!s.w)
+		return -errno;
+	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+
+	/* #1 PROG_LOAD, 6.18 layout, rejected */
+	memset(a, 0, sizeof(a));
+	memcpy(a + 0, &(uint32_t){ BPF_PROG_TYPE_SOCKET_FILTER }, 4);
+	memcpy(a + 4, &(uint32_t){ 3 }, 4);
+	memcpy(a + 8, &(uint64_t){ 0x20000 }, 8);
+	memcpy(a + 16, &(uint64_t){ 0x21000 }, 8);
+	memcpy(a + 24, &(uint32_t){ 1 }, 4);				/* log_level */
+	memcpy(a + 28, &(uint32_t){ 4096 }, 4);				/* log_size */
+	memcpy(a + 32, &(uint64_t){ 0x30000 }, 8);			/* log_buf */
+	memcpy(a + 120, &(uint64_t){ 0x22000 }, 8);			/* fd_array */
+	memcpy(a + 148, &(uint32_t){ 2 }, 4);				/* fd_array_cnt */
+	memcpy(a + 152, &(uint64_t){ 0x23000 }, 8);			/* signature */
+	memcpy(a + 160, &(uint32_t){ sizeof(sig) }, 4);
+	memcpy(a + 164, &(int32_t){ -4 }, 4);				/* keyring_id */
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_INSNS, "attr.insns", 0x20000,
+			       insns, sizeof(insns));
+	regs[1] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_STRING, "attr.license",
+			       0x21000, "GPL", 4);
+	regs[2] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_FD_ARRAY, "attr.fd_array",
+			       0x22000, fds, sizeof(fds));
+	regs[3] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_SIGNATURE, "attr.signature",
+			       0x23000, sig, sizeof(sig));
+	regs[4] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_LOG, "attr.log_buf", 0x30000,
+			       log, sizeof(log));
+	synth_bpf(&s, 100, BPF_PROG_LOAD, (const union bpf_attr *)a, 168, NULL, regs, 5, -EACCES);
+
+	/* #2 MAP_CREATE with bytes 100..103 set: nothing bpfrr knows */
+	memset(a, 0, sizeof(a));
+	memcpy(a + 0, &(uint32_t){ BPF_MAP_TYPE_ARRAY }, 4);
+	memcpy(a + 4, &(uint32_t){ 4 }, 4);
+	memcpy(a + 8, &(uint32_t){ 8 }, 4);
+	memcpy(a + 12, &(uint32_t){ 1 }, 4);
+	a[100] = 0xab;
+	a[103] = 0xcd;
+	synth_bpf(&s, 100, BPF_MAP_CREATE, (const union bpf_attr *)a, 104, NULL, NULL, 0, -E2BIG);
+
+	/* #3 BPF_MAP_CREATE | BPF_COMMON_ATTRS, rejected with a common log */
+	memset(a, 0, sizeof(a));
+	memcpy(a + 0, &(uint32_t){ BPF_MAP_TYPE_ARRAY }, 4);
+	memcpy(a + 4, &(uint32_t){ 4 }, 4);
+	memcpy(a + 8, &(uint32_t){ 8 }, 4);
+	memset(common, 0, sizeof(common));
+	memcpy(common, &(uint64_t){ 0x40000 }, 8);
+	memcpy(common + 8, &(uint32_t){ 256 }, 4);
+	memcpy(common + 12, &(uint32_t){ 1 }, 4);
+	memcpy(common_out, common, sizeof(common));
+	memcpy(common_out + 16, &(uint32_t){ sizeof(common_log) }, 4);
+	regs[0] = synth_region(&s, BPFRR_PHASE_ENTRY, BPFRR_DIR_INOUT, BPFRR_CONTENT_COMMON_ATTR, "common_attr",
+			       0x7ffd2000, common, sizeof(common));
+	regs[1] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_INOUT, BPFRR_CONTENT_COMMON_ATTR, "common_attr",
+			       0x7ffd2000, common_out, sizeof(common_out));
+	regs[2] = synth_region(&s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_LOG, "common_attr.log_buf",
+			       0x40000, common_log, sizeof(common_log));
+	memset(&c, 0, sizeof(c));
+	c.seq = ++s.seq;
+	c.tid = 100;
+	c.cmd = BPF_MAP_CREATE;
+	c.attr_addr = 0x7ffd1000;
+	c.attr_size = c.attr_len = 72;
+	c.attr = a;
+	c.flags = BPFRR_CALL_COMMON_ATTRS;
+	c.ret = -EINVAL;
+	c.nr_regions = 3;
+	c.regions = regs;
+	c.t_enter_ns = synth_time(&s);
+	c.t_exit_ns = c.t_enter_ns + 2000;
+	s.now = c.t_exit_ns;
+	synth_check(&s, bpfrr_trace_write_bpf_call(s.w, &c));
+
+	synth_task(&s, BPFRR_TASK_EXIT, 100, 100, 0, 0, 0);
+	if (s.err) {
+		bpfrr_trace_abandon(s.w);
+		return s.err;
+	}
+	return bpfrr_trace_close(s.w, 0, 0);
+}
+
 #endif /* BPFRR_SYNTH_TRACE_H */

@@ -110,8 +110,12 @@ START_TEST(test_table_consistent)
 			const char *nm = f->name ? f->name : "(pad)";
 
 			fields++;
-			ck_assert_msg(f->offset + f->size <= d->size, "%s.%s ends at %u > size %u",
-				      d->name, nm, f->offset + f->size, d->size);
+			/* a later kernel's field may end after the 6.12 size, never after the newest */
+			ck_assert_msg(f->offset + f->size <= (f->since ? bpfrr_abi_desc_known_size(d) : d->size),
+				      "%s.%s ends at %u > size %u", d->name, nm, f->offset + f->size,
+				      f->since ? bpfrr_abi_desc_known_size(d) : d->size);
+			ck_assert_msg(!f->since || f->since > BPFRR_ABI_BASE_KVER, "%s.%s: since 6.12 or before",
+				      d->name, nm);
 			ck_assert_msg(f->dir >= BPFRR_DIR_IN && f->dir <= BPFRR_DIR_INOUT, "%s.%s dir", d->name, nm);
 			ck_assert_msg(f->name || f->kind == BPFRR_FIELD_PAD, "%s: unnamed field", d->name);
 			if (f->kind == BPFRR_FIELD_PTR) {
@@ -488,8 +492,10 @@ static size_t build_layout(struct gen_line *lines, struct layout_ref *refs)
 		for (unsigned int i = 0; i < d->nr_fields; i++) {
 			const struct bpfrr_field *f = &d->fields[i];
 
-			/* padding has no name; a bit-field has no offsetof */
-			if (!f->name || f->kind == BPFRR_FIELD_PAD || !strcmp(f->name, "gpl_compatible"))
+			/* padding has no name; a bit-field has no offsetof; a later kernel's field is
+			 * in neither header (test_newer_layout checks those against upstream's) */
+			if (!f->name || f->kind == BPFRR_FIELD_PAD || !strcmp(f->name, "gpl_compatible") ||
+			    f->since)
 				continue;
 			ck_assert_uint_lt(n, MAX_LINES);
 			snprintf(lines[n].text, sizeof(lines[n].text),
@@ -1845,7 +1851,8 @@ START_TEST(test_walk_fields)
 	strcpy(attr.map_name, "counts\"x");
 	attr.numa_node = -1;
 	ck_assert_int_eq(bpfrr_abi_walk_fields(BPF_MAP_CREATE, &attr, sizeof(attr), collect_field, &s), 0);
-	ck_assert_int_eq(s.n, 16);
+	/* 16 fields of 6.12, and 6.18's excl_prog_hash and its size if this header's attr holds them */
+	ck_assert_int_eq(s.n, sizeof(attr) >= 92 ? 18 : 16);
 	ck_assert_str_eq(s.f[0].path, "attr.map_type");
 	ck_assert_str_eq(s.f[0].sym, "hash");
 	ck_assert_str_eq(find_field(&s, "attr.map_flags")->sym, "BPF_F_NO_PREALLOC|BPF_F_MMAPABLE");
@@ -2159,6 +2166,255 @@ START_TEST(test_kernel_btf_id)
 }
 END_TEST
 
+/* --- later UAPI (fields after 6.12, as strace's tests do: synthetic attrs) ----------- */
+
+/*
+ * The upstream layouts, written out from include/uapi/linux/bpf.h of bpf-next as
+ * libbpf's mirror has it (libbpf commit f7081a6b, bpf-next 9a3a07d06e7d): no header
+ * here has them, so this is the check that the table's rows say the same.
+ */
+static const struct {
+	const struct bpfrr_struct_desc *(*desc)(void);
+	int cmd;
+	const char *name;
+	uint16_t offset, size, since;
+} upstream[] = {
+	{ NULL, BPFRR_CMD_PROG_LOAD, "fd_array_cnt", 148, 4, BPFRR_KVER(6, 14) },
+	{ NULL, BPFRR_CMD_PROG_LOAD, "signature", 152, 8, BPFRR_KVER(6, 18) },
+	{ NULL, BPFRR_CMD_PROG_LOAD, "signature_size", 160, 4, BPFRR_KVER(6, 18) },
+	{ NULL, BPFRR_CMD_PROG_LOAD, "keyring_id", 164, 4, BPFRR_KVER(6, 18) },
+	{ NULL, BPFRR_CMD_MAP_CREATE, "excl_prog_hash", 80, 8, BPFRR_KVER(6, 18) },
+	{ NULL, BPFRR_CMD_MAP_CREATE, "excl_prog_hash_size", 88, 4, BPFRR_KVER(6, 18) },
+	/* token fds: 6.9, so 6.12 has them (since 0) */
+	{ NULL, BPFRR_CMD_PROG_LOAD, "prog_token_fd", 144, 4, 0 },
+	{ NULL, BPFRR_CMD_MAP_CREATE, "map_token_fd", 76, 4, 0 },
+	{ NULL, BPFRR_CMD_BTF_LOAD, "btf_token_fd", 36, 4, 0 },
+	{ NULL, BPFRR_CMD_TOKEN_CREATE, "token_create.bpffs_fd", 4, 4, 0 },
+};
+
+static const struct bpfrr_field *struct_field(const struct bpfrr_struct_desc *d, const char *name)
+{
+	for (unsigned int i = 0; i < d->nr_fields; i++)
+		if (d->fields[i].name && !strcmp(d->fields[i].name, name))
+			return &d->fields[i];
+	return NULL;
+}
+
+START_TEST(test_newer_layout)
+{
+	const struct bpfrr_field *f;
+
+	for (size_t i = 0; i < ARRAY_SIZE(upstream); i++) {
+		f = bpfrr_abi_cmd_field(upstream[i].cmd, upstream[i].name);
+		ck_assert_msg(f != NULL, "no %s", upstream[i].name);
+		ck_assert_uint_eq(f->offset, upstream[i].offset);
+		ck_assert_uint_eq(f->size, upstream[i].size);
+		ck_assert_uint_eq(f->since, upstream[i].since);
+	}
+	/* the attr parts end where upstream's LAST_FIELD does */
+	ck_assert_uint_eq(bpfrr_abi_desc_known_size(bpfrr_abi_cmd(BPFRR_CMD_PROG_LOAD)->attr), 168);
+	ck_assert_uint_eq(bpfrr_abi_desc_known_size(bpfrr_abi_cmd(BPFRR_CMD_MAP_CREATE)->attr), 92);
+	/* struct bpf_map_info: hash at 88, hash_size at 96, 104 bytes */
+	f = struct_field(&bpfrr_abi_map_info_desc, "hash");
+	ck_assert(f && f->offset == 88 && f->size == 8 && f->since == BPFRR_KVER(6, 18));
+	ck_assert_int_eq(f->buf_dir, BPFRR_DIR_OUT);
+	f = struct_field(&bpfrr_abi_map_info_desc, "hash_size");
+	ck_assert(f && f->offset == 96 && f->size == 4);
+	ck_assert_uint_eq(bpfrr_abi_desc_known_size(&bpfrr_abi_map_info_desc), 104);
+	ck_assert_uint_eq(bpfrr_abi_map_info_desc.size, 88);
+	/* struct bpf_common_attr { __aligned_u64 log_buf; __u32 log_size, log_level, log_true_size; } */
+	ck_assert(struct_field(&bpfrr_abi_common_attr_desc, "log_buf")->offset == 0);
+	ck_assert(struct_field(&bpfrr_abi_common_attr_desc, "log_size")->offset == 8);
+	ck_assert(struct_field(&bpfrr_abi_common_attr_desc, "log_level")->offset == 12);
+	ck_assert(struct_field(&bpfrr_abi_common_attr_desc, "log_true_size")->offset == 16);
+	ck_assert_uint_eq(bpfrr_abi_desc_known_size(&bpfrr_abi_common_attr_desc), 24);
+	ck_assert_uint_eq(BPFRR_ABI_COMMON_ATTRS, 1u << 16);
+}
+END_TEST
+
+struct newer_seen {
+	char what[8][96];
+	int n;
+};
+
+static void newer_cb(void *arg, const struct bpfrr_field *f, const char *path, size_t off, size_t end)
+{
+	struct newer_seen *s = arg;
+
+	ck_assert_int_lt(s->n, 8);
+	if (f)
+		snprintf(s->what[s->n++], sizeof(s->what[0]), "%s %#x", path, f->since);
+	else
+		snprintf(s->what[s->n++], sizeof(s->what[0]), "tail %zu..%zu", off, end);
+}
+
+START_TEST(test_newer_fields)
+{
+	static uint8_t sig[72];
+	uint8_t a[4096];
+	struct newer_seen s = { 0 };
+
+	memset(a, 0, sizeof(a));
+	put_u32(a, 0, 1);		/* prog_type: socket filter */
+	put_u32(a, 148, 2);		/* fd_array_cnt */
+	put_u64(a, 152, PTR_U64(sig));	/* signature */
+	put_u32(a, 160, sizeof(sig));
+	put_u32(a, 164, (uint32_t)-1);	/* keyring_id */
+	/* every field 6.12 lacks, by name and release */
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 168, BPFRR_ABI_BASE_KVER, newer_cb, &s), 4);
+	ck_assert_str_eq(s.what[0], "attr.fd_array_cnt 0x60e");
+	ck_assert_str_eq(s.what[1], "attr.signature 0x612");
+	ck_assert_str_eq(s.what[3], "attr.keyring_id 0x612");
+	/* 6.14 has fd_array_cnt, not the signature */
+	s.n = 0;
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 168, BPFRR_KVER(6, 14), newer_cb, &s), 3);
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 168, BPFRR_KVER(6, 18), NULL, NULL), 0);
+	/* short sizes: a field the attr does not reach is absent, never read */
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 152, BPFRR_ABI_BASE_KVER, NULL, NULL), 1);
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 148, BPFRR_ABI_BASE_KVER, NULL, NULL), 0);
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 163, BPFRR_ABI_BASE_KVER, NULL, NULL), 2);
+	/* zero fields are no use of them: a 6.18 libbpf's 168-byte attr of zeros is fine on 6.12 */
+	memset(a + 148, 0, 20);
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 168, BPFRR_ABI_BASE_KVER, NULL, NULL), 0);
+	/* non-zero bytes after everything known: reported with their extent, not dropped */
+	a[200] = 1;
+	a[203] = 7;
+	s.n = 0;
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_PROG_LOAD, a, 256, 0xffff, newer_cb, &s), 1);
+	ck_assert_str_eq(s.what[0], "tail 200..204");
+	/* a tail in the padding of a known layout (MAP_CREATE ends at 92, attrs are 96) */
+	memset(a, 0, sizeof(a));
+	a[94] = 1;
+	s.n = 0;
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_MAP_CREATE, a, 96, 0xffff, newer_cb, &s), 1);
+	ck_assert_str_eq(s.what[0], "tail 94..95");
+	put_u32(a, 88, 32);
+	s.n = 0;
+	ck_assert_uint_eq(bpfrr_abi_newer_fields(BPFRR_CMD_MAP_CREATE, a, 96, BPFRR_ABI_BASE_KVER, newer_cb, &s), 2);
+	ck_assert_str_eq(s.what[0], "attr.excl_prog_hash_size 0x612");
+}
+END_TEST
+
+/* The walker on the later fields: their buffers, fd_array by fd_array_cnt, decoding. */
+START_TEST(test_newer_walk)
+{
+	static uint8_t sig[40], hash[32], out_hash[32];
+	static int32_t fd_array[3] = { 7, 8, 9 };
+	static const char license[] = "GPL";
+	struct bpf_insn insns[2] = { ins(0xb7, 0, 0, 0, 0), ins(0x95, 0, 0, 0, 0) };
+	uint8_t a[168], info[104], info_entry[104];
+	struct fake fk = { 0 };
+	struct bpfrr_abi_env env = fake_env(&fk);
+	struct seen s = { 0 };
+	struct seen_fds fds = { 0 };
+	struct seen_fields sf = { 0 };
+
+	memset(a, 0, sizeof(a));
+	put_u32(a, 0, 1);
+	put_u32(a, 4, 2);
+	put_u64(a, 8, PTR_U64(insns));
+	put_u64(a, 16, PTR_U64(license));
+	put_u64(a, 120, PTR_U64(fd_array));
+	put_u32(a, 148, 3);
+	put_u64(a, 152, PTR_U64(sig));
+	put_u32(a, 160, sizeof(sig));
+	put_u32(a, 164, 0x7fffffff);
+	fake_mem(&fk, insns, sizeof(insns));
+	fake_mem(&fk, license, sizeof(license));
+	fake_mem(&fk, fd_array, sizeof(fd_array));
+	fake_mem(&fk, sig, sizeof(sig));
+	ck_assert_int_eq(bpfrr_abi_walk(BPFRR_CMD_PROG_LOAD, a, sizeof(a), BPFRR_PHASE_ENTRY, &env,
+					collect_buf, &s), 0);
+	/* the insns use no slot: fd_array_cnt alone sizes it */
+	ck_assert_uint_eq(find_buf(&s, "attr.fd_array")->len, 12);
+	ck_assert_uint_eq(find_buf(&s, "attr.signature")->len, sizeof(sig));
+	ck_assert_int_eq(find_buf(&s, "attr.signature")->content, BPFRR_CONTENT_SIGNATURE);
+	/* every slot is an fd the program binds */
+	ck_assert_int_eq(bpfrr_abi_walk_fds(BPFRR_CMD_PROG_LOAD, a, sizeof(a), &env, collect_fd, &fds), 0);
+	ck_assert_int_eq(find_fd(&fds, "attr.fd_array[2]")->fd, 9);
+	ck_assert_int_eq(find_fd(&fds, "attr.fd_array[0]")->kind, BPFRR_OBJ_ANY);
+	/* decoded by name */
+	ck_assert_int_eq(bpfrr_abi_walk_fields(BPFRR_CMD_PROG_LOAD, a, sizeof(a), collect_field, &sf), 0);
+	ck_assert_uint_eq(find_field(&sf, "attr.fd_array_cnt")->value, 3);
+	ck_assert_uint_eq(find_field(&sf, "attr.signature_size")->value, sizeof(sig));
+	ck_assert_uint_eq(find_field(&sf, "attr.keyring_id")->value, 0x7fffffff);
+	/* a short attr (a 6.12 libbpf's 148 bytes): none of them, nothing read past it */
+	s.n = 0;
+	sf.n = 0;
+	ck_assert_int_eq(bpfrr_abi_walk(BPFRR_CMD_PROG_LOAD, a, 148, BPFRR_PHASE_ENTRY, &env, collect_buf, &s), 0);
+	ck_assert(!has_buf(&s, "attr.signature"));
+	ck_assert(!has_buf(&s, "attr.fd_array"));	/* no insn uses a slot */
+	ck_assert_int_eq(bpfrr_abi_walk_fields(BPFRR_CMD_PROG_LOAD, a, 148, collect_field, &sf), 0);
+	ck_assert_ptr_null(find_field(&sf, "attr.fd_array_cnt"));
+
+	/* MAP_CREATE with an exclusive program's hash */
+	memset(a, 0, sizeof(a));
+	put_u32(a, 0, 2);
+	put_u64(a, 80, PTR_U64(hash));
+	put_u32(a, 88, sizeof(hash));
+	fake_mem(&fk, hash, sizeof(hash));
+	s.n = 0;
+	ck_assert_int_eq(bpfrr_abi_walk(BPFRR_CMD_MAP_CREATE, a, 96, BPFRR_PHASE_ENTRY, &env, collect_buf, &s), 0);
+	ck_assert_uint_eq(find_buf(&s, "attr.excl_prog_hash")->len, 32);
+	ck_assert_int_eq(find_buf(&s, "attr.excl_prog_hash")->content, BPFRR_CONTENT_SHA256);
+
+	/* OBJ_GET_INFO_BY_FD of a map asking for its hash: the hash is written at exit */
+	memset(info, 0, sizeof(info));
+	put_u64(info, 88, PTR_U64(out_hash));
+	put_u32(info, 96, sizeof(out_hash));
+	memcpy(info_entry, info, sizeof(info));
+	fake_mem2(&fk, info, info_entry, sizeof(info));
+	fake_mem(&fk, out_hash, sizeof(out_hash));
+	fake_fd(&fk, 4, BPFRR_OBJ_MAP, 2, 4, 8);
+	memset(a, 0, sizeof(a));
+	put_u32(a, 0, 4);
+	put_u32(a, 4, sizeof(info));
+	put_u64(a, 8, PTR_U64(info));
+	env.read_entry_mem = fake_read_entry;
+	s.n = 0;
+	ck_assert_int_eq(bpfrr_abi_walk(BPFRR_CMD_OBJ_GET_INFO_BY_FD, a, 16, BPFRR_PHASE_EXIT, &env, collect_buf, &s), 0);
+	ck_assert_uint_eq(find_buf(&s, "attr.info.info.hash")->len, 32);
+	ck_assert_int_eq(find_buf(&s, "attr.info.info.hash")->dir, BPFRR_DIR_OUT);
+	/* an info_len of 6.12's 88 bytes asks for no hash */
+	put_u32(a, 4, 88);
+	s.n = 0;
+	ck_assert_int_eq(bpfrr_abi_walk(BPFRR_CMD_OBJ_GET_INFO_BY_FD, a, 16, BPFRR_PHASE_EXIT, &env, collect_buf, &s), 0);
+	ck_assert(!has_buf(&s, "attr.info.info.hash"));
+}
+END_TEST
+
+/* struct bpf_common_attr's log: log_size bytes of capacity, log_true_size written */
+START_TEST(test_common_attr_walk)
+{
+	static char log[64] = "func#0 @0\nR1 invalid mem access 'scalar'\n";
+	uint8_t common[24], entry[24];
+	struct fake fk = { 0 };
+	struct bpfrr_abi_env env = fake_env(&fk);
+	struct seen s = { 0 };
+
+	memset(common, 0, sizeof(common));
+	put_u64(common, 0, PTR_U64(log));
+	put_u32(common, 8, sizeof(log));
+	put_u32(common, 12, 1);
+	memcpy(entry, common, sizeof(entry));
+	put_u32(common, 16, 42);	/* log_true_size, as the kernel leaves it */
+	fake_mem(&fk, log, sizeof(log));
+	ck_assert_int_eq(bpfrr_abi_walk_common(common, sizeof(common), NULL, 0, BPFRR_PHASE_ENTRY, &env,
+					       collect_buf, &s), 0);
+	ck_assert_int_eq(s.n, 0);	/* nothing the kernel reads */
+	ck_assert_int_eq(bpfrr_abi_walk_common(common, sizeof(common), entry, sizeof(entry), BPFRR_PHASE_EXIT,
+					       &env, collect_buf, &s), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_str_eq(s.b[0].path, "common_attr.log_buf");
+	ck_assert_uint_eq(s.b[0].len, 42);
+	ck_assert_int_eq(s.b[0].content, BPFRR_CONTENT_LOG);
+	/* a common_attr of 8 bytes has a log_buf and no size: nothing */
+	s.n = 0;
+	ck_assert_int_eq(bpfrr_abi_walk_common(common, 8, entry, 8, BPFRR_PHASE_EXIT, &env, collect_buf, &s), 0);
+	ck_assert_int_eq(s.n, 0);
+}
+END_TEST
+
 START_TEST(test_cb_stops)
 {
 	struct bpf_insn insns[2] = { ins(0xb7, 0, 0, 0, 0), ins(0x95, 0, 0, 0, 0) };
@@ -2224,6 +2480,10 @@ static Suite *abi_suite(void)
 	tcase_add_test(walk, test_random_attrs);
 	tcase_add_test(walk, test_cb_stops);
 	tcase_add_test(walk, test_kernel_btf_id);
+	tcase_add_test(walk, test_newer_layout);
+	tcase_add_test(walk, test_newer_fields);
+	tcase_add_test(walk, test_newer_walk);
+	tcase_add_test(walk, test_common_attr_walk);
 	suite_add_tcase(s, walk);
 	return s;
 }

@@ -276,6 +276,67 @@ START_TEST(lskel)
 }
 END_TEST
 
+/* Fields after 6.12, a verifier's reason, unknown attr bytes, BPF_COMMON_ATTRS (issue 16). */
+START_TEST(later_uapi_output)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	int fd = memfd_create("synth", 0);
+	struct stat st;
+	uint8_t *t;
+	size_t len;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(synth_later_uapi_trace(dup(fd)), 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	len = (size_t)st.st_size;
+	t = malloc(len);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(pread(fd, t, len, 0), (ssize_t)len);
+	close(fd);
+	golden("later-uapi.text", t, len, "later-uapi.trace", &o, 0);
+	o.json = true;
+	golden("later-uapi.json", t, len, "later-uapi.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.summary = true;
+	golden("later-uapi.summary", t, len, "later-uapi.trace", &o, 0);
+	o.json = true;
+	golden("later-uapi.summary-json", t, len, "later-uapi.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
+/* The reason of a log: its last line that is not one of the verifier's statistics. */
+START_TEST(log_reason)
+{
+	static const struct {
+		const char *log, *reason;
+	} cases[] = {
+		{ "0: (b7) r1 = 0\nR1 invalid mem access 'scalar'\nprocessed 2 insns (limit 1000000) "
+		  "max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n",
+		  "R1 invalid mem access 'scalar'" },
+		/* level 2 adds the time and stack depth after it; no final newline */
+		{ "back-edge from insn 3 to 1\nprocessed 4 insns\nverification time 12 usec\n"
+		  "stack depth 0\n", "back-edge from insn 3 to 1" },
+		{ "magic: 0xeb9f\nversion: 1\n[2] FUNC main type_id=9 Invalid type_id\n\n\n",
+		  "[2] FUNC main type_id=9 Invalid type_id" },
+		{ "Invalid max_entries.", "Invalid max_entries." },
+		{ "processed 0 insns\n", "" },
+		{ "", "" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = dump_log_reason(cases[i].log, strlen(cases[i].log) + 1, buf, sizeof(buf));
+
+		ck_assert_msg(!strcmp(buf, cases[i].reason), "case %zu: '%s'", i, buf);
+		ck_assert_uint_eq(n, strlen(cases[i].reason));
+	}
+	/* a log without its NUL (cut at log_size) and a small buffer */
+	ck_assert_uint_eq(dump_log_reason("abc\ndefgh", 9, buf, 4), 3);
+	ck_assert_str_eq(buf, "def");
+}
+END_TEST
+
 START_TEST(filters)
 {
 	struct bpfrr_dump_opts o = { .no_insns = true, .nr_cmds = 1, .cmds = { 5 } };
@@ -668,6 +729,8 @@ static Suite *dump_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, text_output);
 	tcase_add_test(tc, portable_output);
+	tcase_add_test(tc, later_uapi_output);
+	tcase_add_test(tc, log_reason);
 	tcase_add_test(tc, json_output);
 	tcase_add_test(tc, summary_output);
 	tcase_add_test(tc, filters);

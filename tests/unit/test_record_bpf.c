@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,17 +48,24 @@ struct fixture {
 	pid_t child;
 };
 
+/* struct bpf_common_attr of a 5-argument call (7.2), and the log the "kernel" writes into it */
+static uint64_t common[3];
+static char common_log[128];
+static const char common_text[] = "Invalid excl_prog_hash_size.\n";
+
 /* The child: stop (entry), play the kernel, stop (exit), wait to be killed. */
 static void child_main(bool adopt_fd)
 {
 	const struct bpfrr_field *f = bpfrr_abi_cmd_field(5, "log_true_size");
-	uint32_t true_size = sizeof(log_text);
+	uint32_t true_size = sizeof(log_text), common_size = sizeof(common_text);
 
 	if (adopt_fd)
 		dup2(open("/dev/null", O_RDONLY), 42);
 	raise(SIGSTOP);
 	memcpy(log_buf, log_text, sizeof(log_text));
 	memcpy(attr + f->offset, &true_size, sizeof(true_size));
+	memcpy(common_log, common_text, sizeof(common_text));
+	memcpy((uint8_t *)common + 16, &common_size, 4);	/* log_true_size */
 	raise(SIGSTOP);
 	for (;;)
 		pause();
@@ -352,6 +360,170 @@ START_TEST(test_known_map_sizes_its_buffers)
 }
 END_TEST
 
+/*
+ * Later UAPI at a page end, as strace's tests put attrs: the page after the attr is
+ * PROT_NONE, so reading one byte more than attr_size fails the capture.  A 6.18
+ * attr (168 bytes) with a signature and fd_array_cnt, then a short one (156 bytes)
+ * that stops inside signature: the field is absent, and nothing past it is read.
+ */
+static uint8_t *page_end_attr(size_t size, uint8_t **map, size_t *map_len)
+{
+	static int32_t fds[2] = { 42, 42 };
+	static uint8_t sig[48] = { 0x30, 0x82 };
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t full[168], *m, *a;
+
+	m = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(m != MAP_FAILED);
+	ck_assert_int_eq(mprotect(m + page, (size_t)page, PROT_NONE), 0);
+	memset(attr, 0, sizeof(attr));
+	set_field(5, "prog_type", 1);
+	set_field(5, "insn_cnt", 2);
+	set_field(5, "insns", (uintptr_t)insns);
+	set_field(5, "license", (uintptr_t)license);
+	set_field(5, "fd_array", (uintptr_t)fds);
+	memcpy(full, attr, ATTR_SIZE);
+	memset(full + ATTR_SIZE, 0, sizeof(full) - ATTR_SIZE);
+	memcpy(full + 148, &(uint32_t){ 2 }, 4);		/* fd_array_cnt */
+	memcpy(full + 152, &(uint64_t){ (uintptr_t)sig }, 8);	/* signature */
+	memcpy(full + 160, &(uint32_t){ sizeof(sig) }, 4);
+	memcpy(full + 164, &(int32_t){ -1 }, 4);		/* keyring_id */
+	a = m + page - size;
+	memcpy(a, full, size);
+	*map = m;
+	*map_len = 2 * (size_t)page;
+	return a;
+}
+
+static void page_end_call(size_t size, struct fixture *fx, struct bpfrr_trace_reader **r,
+			  struct bpfrr_trace_record *rec)
+{
+	struct rec_call *c = rec_call_new(BPFRR_SYS_BPF);
+	size_t map_len;
+	uint8_t *map, *a = page_end_attr(size, &map, &map_len);
+	int adopts;
+
+	setup(fx, true);	/* the child's fd 42 is in fd_array */
+	c->args[0] = 5;
+	c->args[1] = (uintptr_t)a;
+	c->args[2] = size;
+	rec_bpf_enter(&fx->s, &fx->t, c);
+	kill(fx->child, SIGCONT);
+	stopped(fx->child);
+	c->exited = true;
+	c->ret = -EINVAL;
+	rec_bpf_exit(&fx->s, &fx->t, c);
+	rec_call_free(c);
+	ck_assert_int_eq(bpfrr_trace_close(fx->s.w, 0, 0), 0);
+	munmap(map, map_len);
+	*r = read_call(fx->path, rec, &adopts);
+	ck_assert_int_eq(adopts, 1);
+}
+
+START_TEST(test_newer_attr_at_page_end)
+{
+	struct bpfrr_trace_record rec;
+	const struct bpfrr_trace_region *g;
+	const struct bpfrr_rec_blob *b;
+	struct bpfrr_trace_reader *r;
+	struct fixture fx;
+
+	page_end_call(168, &fx, &r, &rec);
+	ck_assert_int_eq(rec.bpf_call.flags, 0);
+	ck_assert_int_eq(rec.bpf_call.attr_len, 168);
+	g = region(&rec.bpf_call, "attr.signature", BPFRR_PHASE_ENTRY);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->content, BPFRR_CONTENT_SIGNATURE);
+	b = bpfrr_trace_blob(r, g->blob);
+	ck_assert_int_eq(b->len, 48);
+	ck_assert_int_eq(((const uint8_t *)b->data)[1], 0x82);
+	/* fd_array_cnt sizes fd_array (the insns use no slot) */
+	g = region(&rec.bpf_call, "attr.fd_array", BPFRR_PHASE_ENTRY);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->len, 8);
+	bpfrr_trace_reader_close(r);
+	teardown(&fx);
+}
+END_TEST
+
+START_TEST(test_short_attr_at_page_end)
+{
+	struct bpfrr_trace_record rec;
+	const struct bpfrr_trace_region *g;
+	struct bpfrr_trace_reader *r;
+	struct fixture fx;
+
+	/* 156 bytes: signature (152..159) does not fit, fd_array_cnt (148..151) does */
+	page_end_call(156, &fx, &r, &rec);
+	ck_assert_int_eq(rec.bpf_call.flags, 0);	/* read whole: nothing past 156 was touched */
+	ck_assert_int_eq(rec.bpf_call.attr_len, 156);
+	ck_assert_ptr_null(region(&rec.bpf_call, "attr.signature", BPFRR_PHASE_ENTRY));
+	g = region(&rec.bpf_call, "attr.fd_array", BPFRR_PHASE_ENTRY);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->len, 8);
+	bpfrr_trace_reader_close(r);
+	teardown(&fx);
+}
+END_TEST
+
+/* bpf(BPF_MAP_CREATE | BPF_COMMON_ATTRS, attr, 72, common, 24): the 4th and 5th arguments */
+START_TEST(test_common_attrs)
+{
+	struct bpfrr_trace_record rec;
+	const struct bpfrr_trace_region *g;
+	const struct bpfrr_rec_blob *b;
+	struct bpfrr_trace_reader *r;
+	struct rec_call *c = rec_call_new(BPFRR_SYS_BPF);
+	struct fixture fx;
+	int adopts;
+
+	memset(attr, 0, sizeof(attr));
+	set_field(0, "map_type", 2);
+	set_field(0, "key_size", 4);
+	set_field(0, "value_size", 8);
+	set_field(0, "max_entries", 1);
+	memset(common, 0, sizeof(common));
+	memset(common_log, 0, sizeof(common_log));
+	common[0] = (uintptr_t)common_log;
+	common[1] = sizeof(common_log) | (uint64_t)1 << 32;	/* log_size, log_level 1 */
+	setup(&fx, false);
+	c->args[0] = 0 | 1u << 16;
+	c->args[1] = (uintptr_t)attr;
+	c->args[2] = 72;
+	c->args[3] = (uintptr_t)common;
+	c->args[4] = sizeof(common);
+	rec_bpf_enter(&fx.s, &fx.t, c);
+	ck_assert_int_eq(c->cmd, 0);
+	kill(fx.child, SIGCONT);
+	stopped(fx.child);
+	c->exited = true;
+	c->ret = -EINVAL;
+	rec_bpf_exit(&fx.s, &fx.t, c);
+	rec_call_free(c);
+	ck_assert_int_eq(bpfrr_trace_close(fx.s.w, 0, 0), 0);
+
+	r = read_call(fx.path, &rec, &adopts);
+	ck_assert_int_eq(rec.bpf_call.cmd, 0);	/* BPF_MAP_CREATE, the flag in flags */
+	ck_assert_int_eq(rec.bpf_call.flags, BPFRR_CALL_COMMON_ATTRS);
+	g = region(&rec.bpf_call, "common_attr", BPFRR_PHASE_ENTRY);
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(g->addr, (uintptr_t)common);	/* 4th argument */
+	ck_assert_int_eq(g->want_len, sizeof(common));	/* 5th */
+	ck_assert_int_eq(g->content, BPFRR_CONTENT_COMMON_ATTR);
+	g = region(&rec.bpf_call, "common_attr", BPFRR_PHASE_EXIT);
+	ck_assert_ptr_nonnull(g);
+	b = bpfrr_trace_blob(r, g->blob);
+	ck_assert_int_eq(((const uint32_t *)b->data)[4], sizeof(common_text));	/* log_true_size */
+	g = region(&rec.bpf_call, "common_attr.log_buf", BPFRR_PHASE_EXIT);
+	ck_assert_ptr_nonnull(g);
+	b = bpfrr_trace_blob(r, g->blob);
+	ck_assert_int_eq(b->len, sizeof(common_text));
+	ck_assert_str_eq(b->data, common_text);
+	bpfrr_trace_reader_close(r);
+	teardown(&fx);
+}
+END_TEST
+
 static Suite *bpf_suite(void)
 {
 	Suite *s = suite_create("record_bpf");
@@ -361,6 +533,9 @@ static Suite *bpf_suite(void)
 	tcase_add_test(tc, test_call_that_never_returned);
 	tcase_add_test(tc, test_unknown_fd_is_adopted);
 	tcase_add_test(tc, test_known_map_sizes_its_buffers);
+	tcase_add_test(tc, test_newer_attr_at_page_end);
+	tcase_add_test(tc, test_short_attr_at_page_end);
+	tcase_add_test(tc, test_common_attrs);
 	suite_add_tcase(s, tc);
 	return s;
 }

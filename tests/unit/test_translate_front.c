@@ -965,6 +965,71 @@ START_TEST(reloc_refuses_with_reasons)
 }
 END_TEST
 
+/* A call using what a 6.12 kernel lacks is refused by the field's name and release. */
+static uint8_t *scen_later_uapi(size_t *len, int which)
+{
+	static const uint8_t hash[32] = { 0xde, 0xad };
+	uint8_t a[256] __attribute__((aligned(8)));
+	struct bpfrr_trace_region r;
+	struct scen sc;
+	uint64_t seq;
+
+	scen_begin(&sc, 1);
+	memset(a, 0, sizeof(a));
+	memcpy(a, &(uint32_t){ BPF_MAP_TYPE_ARRAY }, 4);
+	memcpy(a + 4, &(uint32_t){ 4 }, 4);
+	memcpy(a + 8, &(uint32_t){ 8 }, 4);
+	memcpy(a + 12, &(uint32_t){ 1 }, 4);
+	switch (which) {
+	case 0:	/* 6.18: an exclusive map */
+		memcpy(a + 80, &(uint64_t){ 0x70000 }, 8);
+		memcpy(a + 88, &(uint32_t){ sizeof(hash) }, 4);
+		r = synth_region(&sc.s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_SHA256, "attr.excl_prog_hash",
+				 0x70000, hash, sizeof(hash));
+		seq = synth_bpf(&sc.s, TID, BPF_MAP_CREATE, (const union bpf_attr *)a, 96, NULL, &r, 1, 3);
+		break;
+	case 1:	/* bytes no kernel bpfrr knows has */
+		a[120] = 1;
+		seq = synth_bpf(&sc.s, TID, BPF_MAP_CREATE, (const union bpf_attr *)a, 128, NULL, NULL, 0, 3);
+		break;
+	default: {	/* 7.2: the 5-argument form */
+		struct bpfrr_rec_bpf_call c = {
+			.seq = ++sc.s.seq, .tid = TID, .cmd = BPF_MAP_CREATE, .attr_addr = 0x7ffd1000,
+			.attr_size = 72, .flags = BPFRR_CALL_COMMON_ATTRS, .ret = 3, .attr_len = 72, .attr = a,
+		};
+
+		c.t_enter_ns = synth_time(&sc.s);
+		c.t_exit_ns = c.t_enter_ns + 1000;
+		sc.s.now = c.t_exit_ns;
+		synth_check(&sc.s, bpfrr_trace_write_bpf_call(sc.s.w, &c));
+		seq = c.seq;
+		break;
+	}
+	}
+	synth_fd(&sc.s, seq, TID, BPFRR_FD_NEW, 3, BPFRR_OBJ_MAP, seq);
+	return scen_end(&sc, true, len);
+}
+
+START_TEST(reloc_refuses_later_uapi)
+{
+	static const char *const want[] = {
+		"BPF_MAP_CREATE cannot be translated: attr.excl_prog_hash (Linux 6.18) is not supported by 6.12",
+		"BPF_MAP_CREATE cannot be translated: attr bytes 120..120 are not zero, and no kernel bpfrr knows "
+		"has a field there",
+		"BPF_MAP_CREATE cannot be translated: BPF_COMMON_ATTRS, its log in the 4th and 5th arguments "
+		"(Linux 7.2), is not supported by 6.12",
+	};
+	struct run rn;
+	size_t len;
+
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(run_passes(&rn, scen_later_uapi(&len, i), &len, 3, NULL), -1);
+		ck_assert_msg(strstr(rn.err, want[i]), "%s", rn.err);
+		run_free(&rn);
+	}
+}
+END_TEST
+
 START_TEST(reloc_refuses_unrecorded_memory_and_foreign_fds)
 {
 	struct scen sc;
@@ -1628,6 +1693,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_perf_events);
 	tcase_add_test(tc, select_enable_noop);
 	tcase_add_test(tc, reloc_refuses_with_reasons);
+	tcase_add_test(tc, reloc_refuses_later_uapi);
 	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
 	tcase_add_test(tc, reloc_fds_in_map_values);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
