@@ -415,6 +415,22 @@ static bool mem(struct out *o, const struct insn *in)
 	return false;
 }
 
+bool bpfrr_insns_ld_imm64_whole(const void *insns, size_t cnt, size_t *bad)
+{
+	size_t i;
+
+	for (i = 0; i < cnt; i++) {
+		if (decode(insns, i).code != (CLS_LD | SZ_DW | MODE_IMM))
+			continue;
+		if (i + 1 == cnt) {
+			*bad = i;
+			return false;
+		}
+		i++;	/* the second half */
+	}
+	return true;
+}
+
 int bpfrr_disasm_insn(const void *insns, size_t cnt, size_t idx, const struct bpfrr_disasm_opts *opts,
 		      char *buf, size_t size)
 {

@@ -17,6 +17,7 @@
 #ifndef BPFRR_BPF_DISASM_H
 #define BPFRR_BPF_DISASM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +64,14 @@ struct bpfrr_disasm_opts {
  */
 int bpfrr_disasm_insn(const void *insns, size_t cnt, size_t idx, const struct bpfrr_disasm_opts *opts,
 		      char *buf, size_t size);
+
+/*
+ * Is every ld_imm64 whole (its second half present)?  The kernel refuses a
+ * program whose last instruction is the first half of one; a recorded load
+ * that claims it succeeded is not what a kernel did.  false with the index
+ * of the lone first half in *bad.
+ */
+bool bpfrr_insns_ld_imm64_whole(const void *insns, size_t cnt, size_t *bad);
 
 /*
  * Print every insn as "<indent>IDX: (CODE) TEXT\n", e.g. "   3: (18) r1 = map[fd:5] ll".

@@ -413,6 +413,13 @@ int bpfrr_rt_task(struct bpfrr_rt *rt, const struct bpfrr_rec_task *t)
 
 int bpfrr_rt_fd_event(struct bpfrr_rt *rt, const struct bpfrr_rec_fd_event *e)
 {
+	uint64_t ret;
+
+	/* a new fd of a bpf() call is the fd that call returned, of the kind it makes */
+	if (e->op == BPFRR_FD_NEW && e->seq && bpfrr_u64map_get(&rt->rets, e->seq, &ret) &&
+	    ((uint32_t)ret == BPFRR_OBJ_NONE || (int32_t)(ret >> 32) != e->fd ||
+	     ((uint32_t)ret != BPFRR_OBJ_ANY && e->kind != (uint32_t)ret)))
+		return -EBADMSG;
 	return bpfrr_fdm_fd_event(rt->fdm, e);
 }
 

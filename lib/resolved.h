@@ -181,6 +181,11 @@ struct bpfrr_fdmodel *bpfrr_rt_fdm(const struct bpfrr_rt *rt);
 
 /* Feed the model a record. 0 or -ENOMEM. */
 int bpfrr_rt_task(struct bpfrr_rt *rt, const struct bpfrr_rec_task *t);
+/*
+ * -EBADMSG for a NEW fd event that contradicts the bpf() call it names (seen
+ * before it): another fd than the call returned, another kind of object, or
+ * a call that made nothing.  No recorder writes that; the readers refuse it.
+ */
 int bpfrr_rt_fd_event(struct bpfrr_rt *rt, const struct bpfrr_rec_fd_event *e);
 
 /*

@@ -17,6 +17,7 @@
  * shared with the translator.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
@@ -84,6 +85,7 @@ struct dump {
 	} *map_values;
 	size_t nr_map_values, cap_map_values;
 	bool oom;
+	uint64_t contradiction_seq;	/* the first fd event that contradicts its call, or 0 */
 };
 
 /* A new object of the model: attach the recorder's identity of it. */
@@ -123,7 +125,15 @@ static void apply_fd_event(struct dump *d, const struct bpfrr_rec_fd_event *e)
 {
 	struct object *obj;
 
-	if (bpfrr_rt_fd_event(d->rt, e)) {
+	int ret = bpfrr_rt_fd_event(d->rt, e);
+
+	if (ret == -EBADMSG) {
+		/* shown as recorded, and the trace called what it is at the end (exit 2) */
+		if (!d->contradiction_seq)
+			d->contradiction_seq = e->seq;
+		ret = bpfrr_fdm_fd_event(bpfrr_rt_fdm(d->rt), e);
+	}
+	if (ret) {
 		d->oom = true;
 		return;
 	}
@@ -797,6 +807,11 @@ int bpfrr_dump_trace(struct bpfrr_trace_reader *r, const struct bpfrr_dump_opts 
 		fprintf(err, "bpfrr dump: %s\n", bpfrr_trace_error(r));
 		ret = BPFRR_EXIT_USAGE;
 		break;
+	}
+	if (d.contradiction_seq && ret != BPFRR_EXIT_FAILURE) {
+		fprintf(err, "bpfrr dump: %s: the fd event of seq %" PRIu64 " contradicts what that call "
+			"returned: not a trace a recorder writes\n", name, d.contradiction_seq);
+		ret = BPFRR_EXIT_USAGE;
 	}
 	if (p->finish)
 		p->finish(&d.out);

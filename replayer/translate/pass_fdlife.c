@@ -358,6 +358,15 @@ int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 			break;
 		case BPFRR_REC_FD_EVENT:
 			ret = bpfrr_rt_fd_event(t->rt, &t->fdevs[ev->idx]);
+			if (ret == -EBADMSG) {
+				const struct bpfrr_rec_fd_event *e = &t->fdevs[ev->idx];
+
+				snprintf(err, err_size, "%s: the fd event of seq %" PRIu64 " (new fd %d) contradicts "
+					 "what that call returned: not a trace a recorder writes", t->name, e->seq,
+					 e->fd);
+				bpfrr_u64map_free(&fl.by_id);
+				return -EBADMSG;
+			}
 			break;
 		case BPFRR_REC_BPF_CALL:
 		case BPFRR_REC_SYSCALL:

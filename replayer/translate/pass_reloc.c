@@ -541,6 +541,19 @@ static void newer_field(void *arg, const struct bpfrr_field *f, const char *path
 			 off, end - 1);
 }
 
+/* Instructions a kernel could have loaded: no ld_imm64 cut in half at the end. */
+static int insns_whole(struct prep *p)
+{
+	int32_t ib = find_pbuf(p, "attr.insns");
+	size_t bad;
+
+	if (ib < 0 || !p->bufs[ib].data ||
+	    bpfrr_insns_ld_imm64_whole(p->bufs[ib].data, p->bufs[ib].len / BPFRR_INSN_SIZE, &bad))
+		return 0;
+	return refuse(p, "insns: instruction %zu is the first half of an ld_imm64 with no second half, "
+		      "which no kernel loads", bad);
+}
+
 static int prep_bpf(struct prep *p)
 {
 	struct fe_call *c = p->c;
@@ -591,7 +604,7 @@ static int prep_bpf(struct prep *p)
 	if (!p->attr)
 		return -ENOMEM;
 	memcpy(p->attr, c->attr, c->attr_size);
-	if ((ret = prep_bufs(p)) || (ret = prep_rels(p)))
+	if ((ret = prep_bufs(p)) || (ret = insns_whole(p)) || (ret = prep_rels(p)))
 		return ret;
 	return bpf_symbols(p);
 }
@@ -1023,7 +1036,9 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 
 		if (c->fate != FE_KEPT)
 			continue;
-		if (c->is_bpf)
+		if (c->seq > UINT32_MAX)	/* what codegen refuses at replay, refused here */
+			ret = refuse(&p, "its seq does not fit a loader's report (at most 2^32 - 1)");
+		else if (c->is_bpf)
 			ret = prep_bpf(&p);
 		else if (c->sys && c->sys->replay == BPFRR_SYS_REPLAY_PERF_EVENT_OPEN)
 			ret = prep_perf_event_open(&p);

@@ -3,7 +3,7 @@
 # tests/host/reader-linear.t: the trace readers take the same time whatever
 # the keys a trace carries. Two traces of 100,000 map creations (each with
 # its fd event, identity and close) and 100,000 SYMBOL records, written by
-# tests/host/synth_keys: "plain" numbers calls 1, 2, 3 ...; "collide" spaces
+# tests/host/synth_hostile: "plain" numbers calls 1, 2, 3 ...; "collide" spaces
 # them 2^47 apart (one slot of the multiplicative hash the readers' maps
 # used to have) and repeats one symbol value under 100,000 module names (one
 # chain). `bpfrr dump --summary` and `bpfrr translate` of the collide trace
@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$top/build}
 bpfrr=${BPFRR:-$build/host/bpfrr}
 nobpf=$build/host/nobpf
-synth=$build/host/tests/host/synth_keys
+synth=$build/host/tests/host/synth_hostile
 records=${LINEAR_RECORDS:-100000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -29,7 +29,7 @@ not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
 
 for mode in plain collide; do
 	if ! "$synth" $mode "$records" "$tmp/$mode.trace" 2>"$tmp/err"; then
-		echo "1..0 # SKIP synth_keys $mode: $(cat "$tmp/err")"
+		echo "1..0 # SKIP synth_hostile $mode: $(cat "$tmp/err")"
 		exit 0
 	fi
 done
@@ -47,12 +47,17 @@ ms() {
 	return $st
 }
 
-# best MODE LIMIT_S ARGS...: the better of two runs of bpfrr ARGS on MODE's trace
+# best MODE LIMIT_S ARGS...: the better of two runs of bpfrr ARGS on MODE's trace.
+# Exit 1 counts as done: translate refuses the colliding trace's last map (its seq,
+# 2^47 * N, does not fit a loader's report) after reading the whole trace, which is
+# what is timed; a timeout (124) or bad input (2) does not.
 best() {
-	local mode=$1 limit=$2 a b
+	local mode=$1 limit=$2 a b st
 	shift 2
-	a=$(ms "$limit" "$nobpf" -- "$bpfrr" "$@" "$tmp/$mode.trace") || { echo "$a"; return 1; }
-	b=$(ms "$limit" "$nobpf" -- "$bpfrr" "$@" "$tmp/$mode.trace") || { echo "$b"; return 1; }
+	a=$(ms "$limit" "$nobpf" -- "$bpfrr" "$@" "$tmp/$mode.trace"); st=$?
+	[ $st -le 1 ] || { echo "$a"; return 1; }
+	b=$(ms "$limit" "$nobpf" -- "$bpfrr" "$@" "$tmp/$mode.trace"); st=$?
+	[ $st -le 1 ] || { echo "$b"; return 1; }
 	echo $((a < b ? a : b))
 }
 
