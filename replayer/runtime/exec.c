@@ -30,12 +30,13 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 	};
 	struct bpfrr_rt_buf *bufs = calloc(c->nr_bufs + 1, sizeof(*bufs));
 	struct bpfrr_rt_fdrel *fdrels = calloc(c->nr_fdrels + 1, sizeof(*fdrels));
+	struct bpfrr_rt_outfd *outfds = calloc(c->nr_outfds + 1, sizeof(*outfds));
 	int64_t ret;
 	uint32_t i;
 
 	if (log)
 		*log = NULL;
-	if (!bufs || !fdrels) {
+	if (!bufs || !fdrels || !outfds) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -53,11 +54,19 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 		fdrels[i].offset = c->fdrels[i].offset;
 		fdrels[i].slot = c->fdrels[i].slot;
 	}
+	for (i = 0; i < c->nr_outfds; i++) {
+		outfds[i].buf = c->outfds[i].buf;
+		outfds[i].offset = c->outfds[i].offset;
+		outfds[i].slot = c->outfds[i].slot;
+	}
 	rc.bufs = bufs;
 	rc.fdrels = fdrels;
+	rc.outfds = outfds;
+	rc.nr_outfds = c->nr_outfds;
 	ret = bpfrr_rt_exec_call(&rc, fds, log);
 out:
 	free(bufs);
 	free(fdrels);
+	free(outfds);
 	return ret;
 }

@@ -317,6 +317,13 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 		if (o->verbose)
 			fprintf(o->verbose, "user space: call %u (seq %llu) %s = %lld\n", ci,
 				(unsigned long long)c->seq, name, (long long)ret);
+		if (ret == -ENOENT && c->nr_outfds) {
+			free(r->log);
+			r->log = log;
+			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): the program it ran did "
+					   "not make every object it made when recorded (a product fd is missing)",
+					   (unsigned long long)c->seq, name);
+		}
 		if (ret < 0) {
 			free(r->log);
 			r->log = log;

@@ -136,6 +136,10 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 			break;
 		case BPFRR_REC_OBJECT:
 			ret = bpfrr_rt_add_identity(t->rt, &rec.object);
+			/* all of them: an adopted fd's identity shares its seq with the call's result */
+			if (!ret && !(ret = bpfrr_grow((void **)&t->objrecs, &t->cap_objrecs, t->nr_objrecs + 1,
+						       sizeof(*t->objrecs))))
+				t->objrecs[t->nr_objrecs++] = rec.object;
 			break;
 		case BPFRR_REC_ELF:
 			if ((ret = bpfrr_grow((void **)&t->elfs, &t->cap_elfs, t->nr_elfs + 1, sizeof(*t->elfs))))
@@ -194,6 +198,7 @@ void fe_free(struct fe_trace *t)
 			free(c->refs[j].buf_path);
 		}
 		free(c->refs);
+		free(c->products);
 		for (j = 0; j < c->nr_bufs; j++)
 			free(c->bufs[j].path);
 		free(c->bufs);
@@ -201,6 +206,7 @@ void fe_free(struct fe_trace *t)
 		free(c->core_note);
 	}
 	free(t->calls);
+	free(t->objrecs);
 	fe_core_free(t);
 	free(t->tasks);
 	free(t->fdevs);
@@ -348,7 +354,10 @@ const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size)
 
 	if (!kind)
 		kind = "object";
-	if (!o->base.origin)
+	if (!o->base.origin && o->run)
+		snprintf(buf, size, "%s '%s' (made by the syscall program run at seq %" PRIu64 ")", kind,
+			 o->ident && o->ident->name ? o->ident->name : "", o->run->seq);
+	else if (!o->base.origin)
 		snprintf(buf, size, "%s made outside the trace", kind);
 	else if (name[0])
 		snprintf(buf, size, "%s '%s' (seq %" PRIu64 ")", kind, name, o->base.origin);
