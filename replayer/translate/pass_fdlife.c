@@ -61,6 +61,22 @@ static void init_obj(void *ctx, struct bpfrr_fdm_obj *base)
 	if (o->creator && !o->creator->result)
 		o->creator->result = o;
 	o->ident = bpfrr_rt_identity(fl->t->rt, base->origin);
+	/*
+	 * The first OBJECT record of a seq may be another fd's: the recorder
+	 * also writes one for an fd the call adopted (a light skeleton's
+	 * program, passed to the RAW_TRACEPOINT_OPEN that makes its link).
+	 * The made object's is the one of the fd the call returned.
+	 */
+	if (o->ident && o->creator && o->ident->fd != (int32_t)o->creator->ret) {
+		uint32_t i;
+
+		for (i = 0; i < fl->t->nr_objrecs; i++)
+			if (fl->t->objrecs[i].seq == base->origin &&
+			    fl->t->objrecs[i].fd == (int32_t)o->creator->ret) {
+				o->ident = &fl->t->objrecs[i];
+				break;
+			}
+	}
 	if (!o->ident || o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED || !o->ident->id)
 		return;
 	/* the kernel id of an object made earlier in the trace: the same object */
