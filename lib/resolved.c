@@ -112,7 +112,10 @@ const struct bpfrr_abi_env *bpfrr_walk_env_init(struct bpfrr_walk_env *we, const
 struct bpfrr_rt {
 	struct bpfrr_trace_reader *r;
 	unsigned int nr_cpus;		/* the header's, 1 if it says none */
-	struct bpfrr_u64map idents;	/* seq -> struct bpfrr_rec_object * (heap copy) */
+	struct bpfrr_u64map idents;	/* seq -> index of its first OBJECT record in ids */
+	struct rt_ident *ids;		/* every OBJECT record, in file order */
+	uint32_t nr_ids, cap_ids;
+	struct bpfrr_u64map rets;	/* seq of a bpf() call that returned an fd -> rt_ret_key() */
 	struct bpfrr_u64map made_by_seq;	/* seq -> index into made */
 	struct bpfrr_obj_facts *made;
 	uint32_t nr_made, cap_made;
@@ -123,6 +126,23 @@ struct bpfrr_rt {
 	struct rt_symbol *syms;
 	uint32_t nr_syms, cap_syms;
 };
+
+/*
+ * An OBJECT record, chained to the next one of the same seq.  A seq can have
+ * several: the recorder identifies an fd it adopts (one the trace did not
+ * make) with the seq of the call that used it, and that call may make an
+ * object of its own (a BPF_RAW_TRACEPOINT_OPEN on an adopted program fd).
+ */
+struct rt_ident {
+	struct bpfrr_rec_object obj;	/* name points into the reader */
+	uint32_t next;			/* index + 1 of the next one of the seq, 0: none */
+};
+
+/* What a call returned: its fd and the kind of object it makes. */
+static uint64_t rt_ret_key(int fd, uint32_t kind)
+{
+	return (uint64_t)(uint32_t)fd << 32 | kind;
+}
 
 /* A SYMBOL record, chained to the next one of the same (kind, value) hash. */
 struct rt_symbol {
@@ -172,14 +192,11 @@ struct bpfrr_rt *bpfrr_rt_new(struct bpfrr_trace_reader *r)
 
 void bpfrr_rt_free(struct bpfrr_rt *rt)
 {
-	size_t i;
-
 	if (!rt)
 		return;
-	for (i = 0; i < rt->idents.cap; i++)
-		if (rt->idents.used[i])
-			free((void *)(uintptr_t)rt->idents.vals[i]);
 	bpfrr_u64map_free(&rt->idents);
+	free(rt->ids);
+	bpfrr_u64map_free(&rt->rets);
 	bpfrr_u64map_free(&rt->made_by_seq);
 	free(rt->made);
 	bpfrr_fdm_free(rt->fdm);
@@ -190,24 +207,72 @@ void bpfrr_rt_free(struct bpfrr_rt *rt)
 
 int bpfrr_rt_add_identity(struct bpfrr_rt *rt, const struct bpfrr_rec_object *o)
 {
-	struct bpfrr_rec_object *copy;
+	uint64_t first;
+	uint32_t i;
 
-	if (bpfrr_u64map_get(&rt->idents, o->seq, NULL))
-		return 0;
-	copy = malloc(sizeof(*copy));
-	if (!copy || bpfrr_u64map_put(&rt->idents, o->seq, (uintptr_t)copy)) {
-		free(copy);
+	if (bpfrr_grow((void **)&rt->ids, &rt->cap_ids, rt->nr_ids + 1, sizeof(*rt->ids)))
 		return -ENOMEM;
+	if (!bpfrr_u64map_get(&rt->idents, o->seq, &first)) {
+		if (bpfrr_u64map_put(&rt->idents, o->seq, rt->nr_ids))
+			return -ENOMEM;
+	} else {
+		for (i = (uint32_t)first; rt->ids[i].next; i = rt->ids[i].next - 1)
+			;
+		rt->ids[i].next = rt->nr_ids + 1;
 	}
-	*copy = *o;	/* its name points into the reader: valid until it is closed */
+	rt->ids[rt->nr_ids].obj = *o;	/* its name points into the reader: valid until it is closed */
+	rt->ids[rt->nr_ids].next = 0;
+	rt->nr_ids++;
 	return 0;
+}
+
+int bpfrr_rt_add_call(struct bpfrr_rt *rt, const struct bpfrr_rt_call *c)
+{
+	enum bpfrr_obj_kind kind;
+
+	if (!c->is_bpf)
+		return 0;
+	/* a call that made nothing is noted too: the identities of its seq are adopted fds' */
+	kind = BPFRR_OBJ_NONE;
+	if (!(c->flags & BPFRR_CALL_NO_EXIT) && c->ret >= 0 && c->ret <= INT32_MAX &&
+	    c->cmd < (uint32_t)BPFRR_ABI_NR_CMDS)
+		kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);
+	return bpfrr_u64map_put(&rt->rets, c->seq, rt_ret_key(kind == BPFRR_OBJ_NONE ? -1 : (int)c->ret, kind)) ?
+		       -ENOMEM : 0;
 }
 
 const struct bpfrr_rec_object *bpfrr_rt_identity(const struct bpfrr_rt *rt, uint64_t seq)
 {
-	uint64_t v;
+	uint64_t first, ret;
+	uint32_t i;
 
-	return bpfrr_u64map_get(&rt->idents, seq, &v) ? (const struct bpfrr_rec_object *)(uintptr_t)v : NULL;
+	if (!bpfrr_u64map_get(&rt->idents, seq, &first))
+		return NULL;
+	/* a call seen: the identity of what it returned, never of an fd it adopted */
+	if (bpfrr_u64map_get(&rt->rets, seq, &ret)) {
+		for (i = (uint32_t)first + 1; i; i = rt->ids[i - 1].next) {
+			const struct bpfrr_rec_object *o = &rt->ids[i - 1].obj;
+
+			if ((uint32_t)ret != BPFRR_OBJ_NONE && o->fd == (int32_t)(ret >> 32) &&
+			    ((uint32_t)ret == BPFRR_OBJ_ANY || o->kind == (uint32_t)ret))
+				return o;
+		}
+		return NULL;
+	}
+	return &rt->ids[first].obj;
+}
+
+const struct bpfrr_rec_object *bpfrr_rt_identity_fd(const struct bpfrr_rt *rt, uint64_t seq, int fd)
+{
+	uint64_t first;
+	uint32_t i;
+
+	if (!bpfrr_u64map_get(&rt->idents, seq, &first))
+		return NULL;
+	for (i = (uint32_t)first + 1; i; i = rt->ids[i - 1].next)
+		if (rt->ids[i - 1].obj.fd == fd)
+			return &rt->ids[i - 1].obj;
+	return NULL;
 }
 
 int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfrr_trace_record *rec),
@@ -217,9 +282,18 @@ int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfr
 	int status, ret;
 
 	while ((status = bpfrr_trace_next(rt->r, &rec)) == BPFRR_TRACE_RECORD) {
+		struct bpfrr_rt_call c;
+
 		if (rec.type == BPFRR_REC_OBJECT && bpfrr_rt_add_identity(rt, &rec.object)) {
 			status = BPFRR_TRACE_NOMEM;
 			break;
+		}
+		if (rec.type == BPFRR_REC_BPF_CALL) {
+			bpfrr_rt_call_bpf(&c, &rec.bpf_call);
+			if (bpfrr_rt_add_call(rt, &c)) {
+				status = BPFRR_TRACE_NOMEM;
+				break;
+			}
 		}
 		if ((rec.type == BPFRR_REC_KERNEL && bpfrr_rt_add_kernel(rt, &rec.kernel)) ||
 		    (rec.type == BPFRR_REC_SYMBOL && bpfrr_rt_add_symbol(rt, &rec.symbol))) {
@@ -326,6 +400,8 @@ struct bpfrr_fdm_obj *bpfrr_rt_call_result(struct bpfrr_rt *rt, const struct bpf
 
 	if (err)
 		*err = 0;
+	if (bpfrr_rt_add_call(rt, c))
+		goto nomem;
 	if (!c->is_bpf || (c->flags & BPFRR_CALL_NO_EXIT) || c->ret < 0 || c->ret > INT32_MAX)
 		return NULL;
 	kind = bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len);

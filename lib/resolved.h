@@ -12,7 +12,8 @@
  *     facts behind an fd; the recorder's source is the live tracee, a
  *     trace's is the call's captured regions and the fd model;
  *   - the resolved trace (struct bpfrr_rt): the recorder's identities keyed
- *     by the seq of the call that made the object, the recording kernel's
+ *     by the seq of the call that made the object (the one of the fd it
+ *     returned: an adopted fd's identity carries the seq of its user), the recording kernel's
  *     build identity and what its numbers name (KERNEL, SYMBOL records), the creator facts of
  *     every object a bpf() call returned, one fd model (lib/fdmodel.h) fed
  *     with every TASK and FD_EVENT record and every call that returned an
@@ -118,11 +119,26 @@ struct bpfrr_rt;
 struct bpfrr_rt *bpfrr_rt_new(struct bpfrr_trace_reader *r);
 void bpfrr_rt_free(struct bpfrr_rt *rt);
 
-/* The recorder's identity of an object: the first OBJECT record of each seq
- * is kept.  0 or -ENOMEM. */
+/*
+ * The recorder's identities of objects (OBJECT records), by the seq they
+ * carry.  A seq may carry several: the recorder also identifies an fd it
+ * adopts (made outside the trace) with the seq of the call that used it.
+ * 0 or -ENOMEM.
+ */
 int bpfrr_rt_add_identity(struct bpfrr_rt *rt, const struct bpfrr_rec_object *o);
-/* The identity of the object call seq made, or NULL. */
+/*
+ * Tell the layer what bpf() call c returned (bpfrr_rt_collect() and
+ * bpfrr_rt_call_result() do): if it made an object, its identity is the
+ * OBJECT record of its seq with the returned fd and kind; if not, it has
+ * none (the OBJECT records of its seq are adopted fds').  0 or -ENOMEM.
+ */
+int bpfrr_rt_add_call(struct bpfrr_rt *rt, const struct bpfrr_rt_call *c);
+/* The identity of the object call seq made, or NULL.  Of a call the layer was
+ * not told about (bpfrr_rt_add_call()), the first OBJECT record of the seq. */
 const struct bpfrr_rec_object *bpfrr_rt_identity(const struct bpfrr_rt *rt, uint64_t seq);
+/* The identity the recorder wrote for fd at call seq (the made object or an
+ * adopted fd's), or NULL. */
+const struct bpfrr_rec_object *bpfrr_rt_identity_fd(const struct bpfrr_rt *rt, uint64_t seq, int fd);
 
 /*
  * A first pass over the whole trace: every identity is added, and every

@@ -497,13 +497,12 @@ END_TEST
 /* --- the committed recordings ------------------------------------------------------------- */
 
 /*
- * Over every recorded trace: the first OBJECT record of each seq is the
- * identity of that seq (a later one for the same seq is kept out: the
- * recorder writes one for an fd it adopts with the seq of the call that
- * used it, which can be a call that makes an object of its own, as #7 of
- * x86_64-fx_onemap_lskel), every fd a bpf() call passes resolves to an object, and
- * for every map the recorder identified, the creating attr and the
- * identity agree on type and sizes.
+ * Over every recorded trace: every OBJECT record is found by its seq and fd,
+ * the identity of a call that made an object is the OBJECT record of the fd
+ * it returned (not one the recorder wrote for an fd it adopted while that
+ * call used it: see adopted_fd_identity), every fd a bpf() call passes
+ * resolves to an object, and for every map the recorder identified, the
+ * creating attr and the identity agree on type and sizes.
  */
 START_TEST(recorded_traces)
 {
@@ -536,18 +535,19 @@ START_TEST(recorded_traces)
 		fc.rn = &rn;
 		while (run_next(&rn)) {
 			if (rn.rec.type == BPFRR_REC_OBJECT) {
-				const struct bpfrr_rec_object *id = bpfrr_rt_identity(rn.rt, rn.rec.object.seq);
+				const struct bpfrr_rec_object *id = bpfrr_rt_identity_fd(rn.rt, rn.rec.object.seq,
+											 rn.rec.object.fd);
 
 				ck_assert_ptr_nonnull(id);
-				/* the first OBJECT record of a seq is its identity */
-				if (!bpfrr_u64map_get(&seen, id->seq, NULL)) {
+				/* the first OBJECT record of a (seq, fd) */
+				if (!bpfrr_u64map_get(&seen, id->seq << 16 | (uint16_t)id->fd, NULL)) {
 					ck_assert_uint_eq(id->kind, rn.rec.object.kind);
 					ck_assert_uint_eq(id->id, rn.rec.object.id);
-					ck_assert_int_eq(bpfrr_u64map_put(&seen, id->seq, 1), 0);
+					ck_assert_int_eq(bpfrr_u64map_put(&seen, id->seq << 16 | (uint16_t)id->fd, 1), 0);
 				}
 				objects++;
 				if (id->kind == BPFRR_OBJ_MAP && !(id->flags & BPFRR_OBJECT_F_QUERY_FAILED) &&
-				    bpfrr_rt_made(rn.rt, id->seq)) {
+				    bpfrr_rt_made(rn.rt, id->seq) && bpfrr_rt_identity(rn.rt, id->seq) == id) {
 					const struct bpfrr_obj_facts *m = bpfrr_rt_made(rn.rt, id->seq);
 
 					ck_assert_msg(m->type == id->type && m->key_size == id->key_size &&
@@ -560,8 +560,14 @@ START_TEST(recorded_traces)
 			    !rn.call.attr_len)
 				continue;
 			if (!bpfrr_trace_ret_errno(rn.call.ret) && rn.call.ret >= 0 &&
-			    bpfrr_abi_cmd_ret_kind((int)rn.call.cmd, NULL, 0) != BPFRR_OBJ_NONE)
+			    bpfrr_abi_cmd_ret_kind((int)rn.call.cmd, NULL, 0) != BPFRR_OBJ_NONE) {
+				const struct bpfrr_rec_object *id = bpfrr_rt_identity(rn.rt, rn.call.seq);
+
 				calls_made++;
+				ck_assert_msg(!id || id->fd == rn.call.ret, "%s: seq %llu returned fd %lld, identity of fd %d",
+					      de->d_name, (unsigned long long)rn.call.seq, (long long)rn.call.ret,
+					      id ? id->fd : -1);
+			}
 			bpfrr_abi_walk_fds((int)rn.call.cmd, rn.call.attr, rn.call.attr_len,
 					   bpfrr_rt_walk_env(&w, rn.rt, &rn.call, BPFRR_PHASE_ENTRY), count_fd_ref, &fc);
 		}
@@ -575,6 +581,47 @@ START_TEST(recorded_traces)
 	}
 	closedir(d);
 	ck_assert_uint_ge(nr_traces, 5);
+}
+END_TEST
+
+/*
+ * x86_64-fx_onemap_lskel #7: BPF_RAW_TRACEPOINT_OPEN on prog fd 7, which the
+ * light skeleton's syscall program made (adopted: the recorder identifies it
+ * with seq 7, before the link it returns as fd 3).  The identity of #7 is the
+ * link's; the program's is found by its fd; neither is the other.
+ */
+START_TEST(adopted_fd_identity)
+{
+	const struct bpfrr_rec_object *link, *prog;
+	char path[4500], *err = NULL;
+	struct run rn;
+
+	snprintf(path, sizeof(path), "%s/traces/x86_64-fx_onemap_lskel.trace", data_dir);
+	memset(&rn, 0, sizeof(rn));
+	rn.r = bpfrr_trace_open(path, 0, &err);
+	ck_assert_msg(rn.r, "%s", err ? err : "?");
+	rn.rt = bpfrr_rt_new(rn.r);
+	ck_assert_ptr_nonnull(rn.rt);
+	ck_assert_int_eq(bpfrr_rt_collect(rn.rt, NULL, NULL), BPFRR_TRACE_EOF);
+
+	link = bpfrr_rt_identity(rn.rt, 7);
+	ck_assert_ptr_nonnull(link);
+	ck_assert_uint_eq(link->kind, BPFRR_OBJ_LINK);
+	ck_assert_int_eq(link->fd, 3);
+	ck_assert_uint_eq(link->prog_id, 65);
+	ck_assert_ptr_eq(bpfrr_rt_identity_fd(rn.rt, 7, 3), link);
+	prog = bpfrr_rt_identity_fd(rn.rt, 7, 7);
+	ck_assert_ptr_nonnull(prog);
+	ck_assert_uint_eq(prog->kind, BPFRR_OBJ_PROG);
+	ck_assert_uint_eq(prog->id, 65);
+	ck_assert_str_eq(prog->name, "count_syscalls");
+	ck_assert_ptr_null(bpfrr_rt_identity_fd(rn.rt, 7, 4));
+	/* #8 made nothing: no identity, though the fd it adopted has one */
+	ck_assert_ptr_null(bpfrr_rt_identity(rn.rt, 8));
+	prog = bpfrr_rt_identity_fd(rn.rt, 8, 6);
+	ck_assert_ptr_nonnull(prog);
+	ck_assert_str_eq(prog->name, "onemap");
+	run_close(&rn);
 }
 END_TEST
 
@@ -717,6 +764,7 @@ static Suite *resolved_suite(void)
 	tcase_add_test(tc, kprobe_walker_fds);
 	tcase_add_test(tc, fd_reuse_dup_and_unknowns);
 	tcase_add_test(tc, recorded_traces);
+	tcase_add_test(tc, adopted_fd_identity);
 	tcase_add_test(tc, kernel_and_symbols);
 	tcase_add_test(tc, many_symbols);
 	suite_add_tcase(s, tc);
