@@ -136,10 +136,6 @@ struct fe_trace *fe_load(struct bpfrr_trace_reader *r, char *err, size_t err_siz
 			break;
 		case BPFRR_REC_OBJECT:
 			ret = bpfrr_rt_add_identity(t->rt, &rec.object);
-			/* all of them: an adopted fd's identity shares its seq with the call's result */
-			if (!ret && !(ret = bpfrr_grow((void **)&t->objrecs, &t->cap_objrecs, t->nr_objrecs + 1,
-						       sizeof(*t->objrecs))))
-				t->objrecs[t->nr_objrecs++] = rec.object;
 			break;
 		case BPFRR_REC_ELF:
 			if ((ret = bpfrr_grow((void **)&t->elfs, &t->cap_elfs, t->nr_elfs + 1, sizeof(*t->elfs))))
@@ -206,7 +202,6 @@ void fe_free(struct fe_trace *t)
 		free(c->core_note);
 	}
 	free(t->calls);
-	free(t->objrecs);
 	fe_core_free(t);
 	free(t->tasks);
 	free(t->fdevs);

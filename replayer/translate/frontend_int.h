@@ -198,8 +198,6 @@ struct fe_trace {
 	uint32_t nr_events, cap_events;
 	struct bpfrr_rt *rt;		/* identities (by seq), then pass 1's fd model and creator facts */
 	struct bpfrr_u64map by_seq;	/* seq -> index into calls */
-	struct bpfrr_rec_object *objrecs;	/* every OBJECT record (names point into the reader) */
-	uint32_t nr_objrecs, cap_objrecs;
 	struct fe_elf *elfs;		/* captured BPF ELF objects, in file order */
 	uint32_t nr_elfs, cap_elfs;
 

@@ -61,22 +61,6 @@ static void init_obj(void *ctx, struct bpfrr_fdm_obj *base)
 	if (o->creator && !o->creator->result)
 		o->creator->result = o;
 	o->ident = bpfrr_rt_identity(fl->t->rt, base->origin);
-	/*
-	 * The first OBJECT record of a seq may be another fd's: the recorder
-	 * also writes one for an fd the call adopted (a light skeleton's
-	 * program, passed to the RAW_TRACEPOINT_OPEN that makes its link).
-	 * The made object's is the one of the fd the call returned.
-	 */
-	if (o->ident && o->creator && o->ident->fd != (int32_t)o->creator->ret) {
-		uint32_t i;
-
-		for (i = 0; i < fl->t->nr_objrecs; i++)
-			if (fl->t->objrecs[i].seq == base->origin &&
-			    fl->t->objrecs[i].fd == (int32_t)o->creator->ret) {
-				o->ident = &fl->t->objrecs[i];
-				break;
-			}
-	}
 	if (!o->ident || o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED || !o->ident->id)
 		return;
 	/* the kernel id of an object made earlier in the trace: the same object */
@@ -369,21 +353,6 @@ static void note_adoption(struct fe_trace *t, const struct bpfrr_rec_fd_event *e
 	o->adopt_seq = e->seq;
 }
 
-/* The recorder's identity of the fd a call adopted (its OBJECT record by seq, task and fd), or NULL. */
-static const struct bpfrr_rec_object *adopted_identity(const struct fe_trace *t, const struct fe_obj *o)
-{
-	uint32_t i;
-
-	for (i = 0; i < t->nr_objrecs; i++) {
-		const struct bpfrr_rec_object *r = &t->objrecs[i];
-
-		if (r->seq == o->adopt_seq && r->tid == o->adopt_tid && r->fd == o->adopt_fd &&
-		    r->kind == o->base.kind)
-			return r;
-	}
-	return NULL;
-}
-
 /*
  * Is c a successful run of a program whose row says it may make objects and
  * write their fds into a buffer (a light skeleton's syscall program)?  Then
@@ -480,7 +449,10 @@ static int find_products(struct fe_trace *t)
 		run->products_buf = path;
 		o->run = run;
 		o->run_offset = off;
-		o->ident = adopted_identity(t, o);
+		/* the recorder's identity of the adopted fd (lib/resolved.h: by seq and fd) */
+		o->ident = bpfrr_rt_identity_fd(t->rt, o->adopt_seq, o->adopt_fd);
+		if (o->ident && o->ident->kind != o->base.kind)
+			o->ident = NULL;
 		/* it exists from the run on, not only from the call that first used it */
 		if (o->base.first_clock > run->clock)
 			o->base.first_clock = run->clock;
