@@ -57,6 +57,7 @@
 #define BPFRR_RT_OP_BPF			1	/* bpf(cmd, attr, attr_size) */
 #define BPFRR_RT_OP_PERF_EVENT_OPEN	2	/* perf_event_open(attr, args[0..3]) */
 #define BPFRR_RT_OP_IOCTL		3	/* ioctl(args[0], cmd, args[1]) */
+#define BPFRR_RT_PROG_TEST_RUN		10	/* BPF_PROG_TEST_RUN: a run's products, its retval */
 
 /* Where an fd to patch lives (ir.h's BPFRR_IR_IN_*). */
 #define BPFRR_RT_IN_ATTR		(-1)
@@ -734,17 +735,22 @@ static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds
 	 * syscall program writes the fds it made into its context).  Each one
 	 * made goes to its slot, so that a failure closes it with the rest;
 	 * one not made (<= 0: gen_loader writes them only once every call
-	 * succeeded) fails the call with -ENOENT.
+	 * succeeded) fails the call: with the program's own error when it
+	 * returned one (BPF_PROG_TEST_RUN's test.retval, gen_loader's -errno),
+	 * else with -ENOENT.
 	 */
 	for (i = 0; i < c->nr_outfds; i++) {
 		const struct bpfrr_rt_outfd *o = &c->outfds[i];
-		int32_t fd;
+		int32_t fd, retval = 0;
 
 		memcpy(&fd, mem[o->buf] + o->offset, 4);
-		if (fd > 0)
+		if (fd > 0) {
 			fds[o->slot] = fd;
-		else
-			ret = -ENOENT;
+			continue;
+		}
+		if (c->op == BPFRR_RT_OP_BPF && c->cmd == BPFRR_RT_PROG_TEST_RUN && c->attr_size >= 8)
+			memcpy(&retval, attr + 4, 4);	/* test.retval */
+		ret = retval < 0 && retval >= -4095 ? retval : -ENOENT;
 	}
 out:
 	for (i = 0; mem && i < c->nr_bufs; i++)

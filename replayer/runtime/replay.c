@@ -320,9 +320,9 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 		if (ret == -ENOENT && c->nr_outfds) {
 			free(r->log);
 			r->log = log;
-			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): the program it ran did "
-					   "not make every object it made when recorded (a product fd is missing)",
-					   (unsigned long long)c->seq, name);
+			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): the program it ran "
+					   "returned without making every object it made when recorded (a product "
+					   "fd is missing)", (unsigned long long)c->seq, name);
 		}
 		if (ret < 0) {
 			free(r->log);
