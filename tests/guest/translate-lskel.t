@@ -15,7 +15,9 @@
 #     program tag is loaded again;
 #  3. replays that fail half-way (ulimit -n) name the failing call and leave
 #     no program, map, link or BTF behind (id walk), among them at least one
-#     that fails after the syscall program ran: its products are closed too.
+#     that fails after the syscall program ran: its products are closed too
+#     (the replayer itself says when a BPF fd it opened is still open after
+#     its cleanup, which the id walk after it exited cannot see).
 . "$(dirname "$0")/translate-lib.sh"
 require_fixtures
 root=${BPFRR_ROOT:-/opt/bpfrr}
@@ -65,6 +67,7 @@ for lim in 5 6 7 8 9 10 11 12 13 14; do
 		continue
 	fi
 	# a recorded call, or the loader program of a segment (loader 0 runs before the syscall program)
+	grep -q 'still open after the cleanup' lim.out && fail "ulimit -n $lim: $(head -n 1 lim.out)"
 	seq=$(sed -n 's/.*seq \([0-9][0-9]*\) .*/\1/p' lim.out | head -n 1)
 	loader=$(sed -n 's/^bpfrr replay: loader \([0-9][0-9]*\) .*/\1/p' lim.out | head -n 1)
 	if [ -z "$seq$loader" ]; then
