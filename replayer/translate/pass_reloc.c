@@ -916,7 +916,7 @@ static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct f
 
 /* --- emission -------------------------------------------------------------------------- */
 
-/* The kept products of a syscall program's run, in the order of their places: slots it writes. */
+/* The products of a syscall program's run, in the order of their places: slots it writes. */
 static int emit_products(struct bpfrr_ir *ir, const struct fe_trace *t, const struct prep *p, uint32_t idx)
 {
 	struct fe_call *c = p->c;
@@ -938,11 +938,10 @@ static int emit_products(struct bpfrr_ir *ir, const struct fe_trace *t, const st
 			c->products[j] = c->products[j - 1];
 			c->products[j - 1] = tmp;
 		}
+	/* every one, kept or not: the run makes them all, and the replay must close them all */
 	for (i = 0; i < c->nr_products; i++) {
 		struct fe_obj *o = c->products[i];
 
-		if (!o->kept)
-			continue;
 		if ((slot = new_slot(ir, t, o, p)) < 0)
 			return slot;
 		if ((ret = bpfrr_ir_add_outfd(ir, idx, b, o->run_offset, (uint32_t)slot)) < 0)
