@@ -359,6 +359,18 @@ struct bpfrr_cmd_refusal {
 	const char *why;
 };
 
+/*
+ * A run of a program of target_type may make objects inside the kernel and
+ * write their fds into the in/out buffer buf (an attr pointer field): a
+ * light skeleton's BPF_PROG_TYPE_SYSCALL loader writes the fds of the maps
+ * and programs it made into its context, which BPF_PROG_RUN copies back.
+ * The translator replays such a run and takes those fds from there.
+ */
+struct bpfrr_cmd_products {
+	uint32_t target_type;
+	const char *buf;
+};
+
 /* One bpf() command. */
 struct bpfrr_cmd_desc {
 	int cmd;				/* enum bpfrr_cmd */
@@ -379,6 +391,7 @@ struct bpfrr_cmd_desc {
 	struct bpfrr_cmd_makes makes;
 	struct bpfrr_cmd_log log;
 	struct bpfrr_cmd_refusal refuse;
+	struct bpfrr_cmd_products products;	/* TEST_RUN: where a run writes the fds it made */
 };
 
 /* Table access. */

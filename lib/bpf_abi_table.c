@@ -1091,7 +1091,9 @@ static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
 	CMD(PROG_TEST_RUN, prog_test_run, BPFRR_OBJ_NONE, true, .variant = test_run_variant, CLS(TEST_RUN), .acts_on = "test.prog_fd",
 	    .refuse = { .target_type = ABI_PROG_TYPE_SYSCALL,
 			.why = "runs a BPF_PROG_TYPE_SYSCALL program: what it did inside the kernel "
-			       "(objects it made, fds it installed) is not in the trace" }),
+			       "(objects it made, fds it installed) is not in the trace" },
+	    /* refused unless the fds the program made are found in its context (a light skeleton) */
+	    .products = { .target_type = ABI_PROG_TYPE_SYSCALL, .buf = "test.ctx_in" }),
 	CMD(PROG_GET_NEXT_ID, get_next_id, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(MAP_GET_NEXT_ID, get_next_id, BPFRR_OBJ_NONE, true, CLS(READ)),
 	CMD(PROG_GET_FD_BY_ID, prog_get_fd, BPFRR_OBJ_PROG, false, CLS(GET), FLAGS(BY_ID)),

@@ -16,6 +16,7 @@ _Static_assert(BPFRR_RT_OP_BPF == BPFRR_IR_BPF && BPFRR_RT_OP_PERF_EVENT_OPEN ==
 	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL, "ops");
 _Static_assert(BPFRR_RT_IN_ATTR == BPFRR_IR_IN_ATTR && BPFRR_RT_IN_ARG == BPFRR_IR_IN_ARG, "fd places");
 _Static_assert(BPFRR_RT_BUF_LOG == BPFRR_IR_BUF_LOG, "buffer flags");
+_Static_assert(BPFRR_RT_PROG_TEST_RUN == BPF_PROG_TEST_RUN, "the command whose products carry a retval");
 
 int bpfrr_sys_bpf(int cmd, void *attr, unsigned int size)
 {
@@ -30,12 +31,13 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 	};
 	struct bpfrr_rt_buf *bufs = calloc(c->nr_bufs + 1, sizeof(*bufs));
 	struct bpfrr_rt_fdrel *fdrels = calloc(c->nr_fdrels + 1, sizeof(*fdrels));
+	struct bpfrr_rt_outfd *outfds = calloc(c->nr_outfds + 1, sizeof(*outfds));
 	int64_t ret;
 	uint32_t i;
 
 	if (log)
 		*log = NULL;
-	if (!bufs || !fdrels) {
+	if (!bufs || !fdrels || !outfds) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -53,11 +55,19 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 		fdrels[i].offset = c->fdrels[i].offset;
 		fdrels[i].slot = c->fdrels[i].slot;
 	}
+	for (i = 0; i < c->nr_outfds; i++) {
+		outfds[i].buf = c->outfds[i].buf;
+		outfds[i].offset = c->outfds[i].offset;
+		outfds[i].slot = c->outfds[i].slot;
+	}
 	rc.bufs = bufs;
 	rc.fdrels = fdrels;
+	rc.outfds = outfds;
+	rc.nr_outfds = c->nr_outfds;
 	ret = bpfrr_rt_exec_call(&rc, fds, log);
 out:
 	free(bufs);
 	free(fdrels);
+	free(outfds);
 	return ret;
 }

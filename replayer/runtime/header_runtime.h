@@ -57,6 +57,7 @@
 #define BPFRR_RT_OP_BPF			1	/* bpf(cmd, attr, attr_size) */
 #define BPFRR_RT_OP_PERF_EVENT_OPEN	2	/* perf_event_open(attr, args[0..3]) */
 #define BPFRR_RT_OP_IOCTL		3	/* ioctl(args[0], cmd, args[1]) */
+#define BPFRR_RT_PROG_TEST_RUN		10	/* BPF_PROG_TEST_RUN: a run's products, its retval */
 
 /* Where an fd to patch lives (ir.h's BPFRR_IR_IN_*). */
 #define BPFRR_RT_IN_ATTR		(-1)
@@ -104,6 +105,13 @@ struct bpfrr_rt_fdrel {
 	uint32_t slot;
 };
 
+/* A product: the fd the call wrote at (buf, offset) is slot's (a syscall program's run). */
+struct bpfrr_rt_outfd {
+	int32_t buf;
+	uint32_t offset;
+	uint32_t slot;
+};
+
 struct bpfrr_rt_call {
 	uint64_t seq;		/* the recorded call's seq */
 	uint32_t op;		/* BPFRR_RT_OP_* */
@@ -116,6 +124,8 @@ struct bpfrr_rt_call {
 	const struct bpfrr_rt_buf *bufs;
 	const struct bpfrr_rt_fdrel *fdrels;
 	const struct bpfrr_rt_resolve *resolves;	/* offsets in the attr */
+	uint32_t nr_outfds;
+	const struct bpfrr_rt_outfd *outfds;
 };
 
 /* The loader's context (codegen.h struct bpfrr_loader_ctx); slots follow. */
@@ -636,7 +646,8 @@ static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
  * Makes call c with the attr and buffers rebuilt in this process's memory
  * (this process's addresses in the pointer fields, the resolutions
  * applied, fds[slot] in the fd fields).  The result (>= 0; a new fd is
- * stored in fds[result_slot]), or -errno.  If the call fails and has a log
+ * stored in fds[result_slot], the fds it wrote into its buffers in their
+ * product slots), or -errno (-ENOENT: a product was not made).  If the call fails and has a log
  * buffer the kernel wrote into, *log gets a malloc'd copy (log may be NULL).
  */
 static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds, char **log)
@@ -719,6 +730,28 @@ static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds
 	}
 	if (c->result_slot >= 0)
 		fds[c->result_slot] = (int)ret;
+	/*
+	 * The products: fds the call wrote into a buffer (a light skeleton's
+	 * syscall program writes the fds it made into its context).  Each one
+	 * made goes to its slot, so that a failure closes it with the rest;
+	 * one not made (<= 0: gen_loader writes them only once every call
+	 * succeeded) fails the call: with the program's own error when it
+	 * returned one (BPF_PROG_TEST_RUN's test.retval, gen_loader's -errno),
+	 * else with -ENOENT.
+	 */
+	for (i = 0; i < c->nr_outfds; i++) {
+		const struct bpfrr_rt_outfd *o = &c->outfds[i];
+		int32_t fd, retval = 0;
+
+		memcpy(&fd, mem[o->buf] + o->offset, 4);
+		if (fd > 0) {
+			fds[o->slot] = fd;
+			continue;
+		}
+		if (c->op == BPFRR_RT_OP_BPF && c->cmd == BPFRR_RT_PROG_TEST_RUN && c->attr_size >= 8)
+			memcpy(&retval, attr + 4, 4);	/* test.retval */
+		ret = retval < 0 && retval >= -4095 ? retval : -ENOENT;
+	}
 out:
 	for (i = 0; mem && i < c->nr_bufs; i++)
 		free(mem[i]);

@@ -2,6 +2,7 @@
 /*
  * replay.c - run an IR in the running kernel (see replay.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -31,6 +32,54 @@ static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fm
 	vsnprintf(r->error, sizeof(r->error), fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/*
+ * The BPF objects this process holds fds of (anon_inode:bpf-map, -prog,
+ * -link, ...), as a bitmap of fd numbers below BPF_FDS_MAX: a failed
+ * replay checks that its cleanup left none it did not hold before.
+ */
+#define BPF_FDS_MAX 1024
+static void bpf_fds(uint64_t *set)
+{
+	char path[300], target[64];
+	struct dirent *de;
+	DIR *d;
+	ssize_t n;
+	long fd;
+
+	memset(set, 0, BPF_FDS_MAX / 8);
+	d = opendir("/proc/self/fd");
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		fd = strtol(de->d_name, NULL, 10);
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || fd < 0 || fd >= BPF_FDS_MAX)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (!strncmp(target, "anon_inode:bpf", 14))
+			set[fd / 64] |= 1ull << (fd % 64);
+	}
+	closedir(d);
+}
+
+/* After a failure's cleanup: a BPF fd open now that was not before the replay is a bpfrr bug. */
+static void check_nothing_held(struct bpfrr_replay *r, const uint64_t *before)
+{
+	uint64_t now[BPF_FDS_MAX / 64];
+	size_t len = strlen(r->error);
+	int fd, nr = 0;
+
+	bpf_fds(now);
+	for (fd = 0; fd < BPF_FDS_MAX; fd++)
+		nr += (now[fd / 64] & ~before[fd / 64]) >> (fd % 64) & 1;
+	if (nr && len + 1 < sizeof(r->error))
+		snprintf(r->error + len, sizeof(r->error) - len, "; and %d BPF fd%s still open after the "
+			 "cleanup (a bpfrr bug)", nr, nr == 1 ? "" : "s");
 }
 
 static void close_all(struct bpfrr_replay *r)
@@ -317,6 +366,13 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 		if (o->verbose)
 			fprintf(o->verbose, "user space: call %u (seq %llu) %s = %lld\n", ci,
 				(unsigned long long)c->seq, name, (long long)ret);
+		if (ret == -ENOENT && c->nr_outfds) {
+			free(r->log);
+			r->log = log;
+			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): the program it ran "
+					   "returned without making every object it made when recorded (a product "
+					   "fd is missing)", (unsigned long long)c->seq, name);
+		}
 		if (ret < 0) {
 			free(r->log);
 			r->log = log;
@@ -378,13 +434,14 @@ static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 
 int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const struct bpfrr_replay_opts *o)
 {
-	uint64_t t_start = bpfrr_now_ns(), t0;
+	uint64_t t_start = bpfrr_now_ns(), t0, held_before[BPF_FDS_MAX / 64];
 	char err[512];
 	uint32_t i;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->failed_call = -1;
+	bpf_fds(held_before);
 	r->ir = bpfrr_ir_clone(ir);
 	if (!r->ir)
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
@@ -450,6 +507,7 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 fail:
 	close_all(r);
 	fetch_log(r, o);
+	check_nothing_held(r, held_before);
 	r->t_total = bpfrr_now_ns() - t_start;
 	return ret;
 }

@@ -143,6 +143,25 @@ static void put_call_ext(struct bpfrr_buf *o, uint32_t index, const struct bpfrr
 	}
 }
 
+/*
+ * A call's products (a syscall program's run writing fds into its context)
+ * are a CALL_PRODUCTS record after its CALL (and CALL_EXT).  A reader that
+ * does not know the record skips it; the slots it makes then have no maker
+ * and the IR does not validate: such a bundle is refused, not half-replayed.
+ */
+static void put_call_products(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_call *c)
+{
+	uint32_t i;
+
+	bpfrr_buf_put_u32(o, index);
+	bpfrr_buf_put_u32(o, c->nr_outfds);
+	for (i = 0; i < c->nr_outfds; i++) {
+		bpfrr_buf_put_u32(o, (uint32_t)c->outfds[i].buf);
+		bpfrr_buf_put_u32(o, c->outfds[i].offset);
+		bpfrr_buf_put_u32(o, c->outfds[i].slot);
+	}
+}
+
 int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, char *err, size_t err_size)
 {
 	struct bpfrr_buf o = { 0 };
@@ -198,6 +217,11 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 			start = bpfrr_frame_begin(&o);
 			put_call_ext(&o, i, &ir->calls[i]);
 			frame(&o, start, BPFRR_BUNDLE_CALL_EXT);
+		}
+		if (ir->calls[i].nr_outfds) {
+			start = bpfrr_frame_begin(&o);
+			put_call_products(&o, i, &ir->calls[i]);
+			frame(&o, start, BPFRR_BUNDLE_CALL_PRODUCTS);
 		}
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
@@ -461,6 +485,25 @@ zero:
 	c->nr_bufs = c->nr_fdrels = c->nr_resolves = 0;
 }
 
+static void get_call_products(struct in *in, struct bpfrr_ir_call *c)
+{
+	uint32_t nr = get_u32(in), i;
+
+	if (in->cur.failed || !count_fits(in, nr, 12))
+		return;
+	c->outfds = calloc(nr + 1, sizeof(*c->outfds));
+	if (!c->outfds) {
+		in_fail(in, in->cur.base, "out of memory");
+		return;
+	}
+	for (i = 0; i < nr && !in->cur.failed; i++) {
+		c->outfds[i].buf = (int32_t)get_u32(in);
+		c->outfds[i].offset = get_u32(in);
+		c->outfds[i].slot = get_u32(in);
+	}
+	c->nr_outfds = nr;
+}
+
 static void get_call_ext(struct in *in, size_t rec_off, struct bpfrr_ir_call *c)
 {
 	uint32_t nr = get_u32(in), i;
@@ -648,6 +691,16 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			last_ext = index;
 			if (!rec.cur.failed)
 				get_call_ext(&rec, rec_off, &ir->calls[index]);
+			break;
+		case BPFRR_BUNDLE_CALL_PRODUCTS:
+			index = get_u32(&rec);
+			/* right after its CALL (or its CALL_EXT), once */
+			if (!rec.cur.failed && (index + 1 != ir->nr_calls || ir->calls[index].outfds)) {
+				in_fail(&rec, rec_off, "CALL_PRODUCTS for call %u not right after its CALL", index);
+				break;
+			}
+			if (!rec.cur.failed)
+				get_call_products(&rec, &ir->calls[index]);
 			break;
 		case BPFRR_BUNDLE_DROP: {
 			struct bpfrr_ir_drop *d;

@@ -30,6 +30,7 @@ enum bpfrr_bundle_rec {
 	BPFRR_BUNDLE_DROP = 5,
 	BPFRR_BUNDLE_KERNEL = 6,	/* 1.1: the recording kernel build */
 	BPFRR_BUNDLE_CALL_EXT = 7,	/* 1.1: a call's BUILD_BOUND reason and symbol resolutions */
+	BPFRR_BUNDLE_CALL_PRODUCTS = 8,	/* a call's products: fds it writes into its buffers */
 };
 
 /*

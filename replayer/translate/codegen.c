@@ -85,6 +85,11 @@ int bpfrr_codegen_place(const struct bpfrr_ir_call *c, const struct bpfrr_caps *
 		*why = "command not accepted by bpf_sys_bpf() on this kernel";
 		return -EOPNOTSUPP;
 	}
+	/* a product is read back from the call's buffer after it returns: only user space does */
+	if (c->nr_outfds) {
+		*why = "it writes the fds it makes into a buffer, which a loader does not read back";
+		return -EOPNOTSUPP;
+	}
 	for (i = 0; i < c->nr_bufs; i++) {
 		const struct bpfrr_ir_buf *b = &c->bufs[i];
 		char pattern[BPFRR_IR_MAX_NAME];

@@ -72,6 +72,16 @@ static void plain_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir 
 		} else if (c->changes_slot >= 0) {
 			fprintf(out, ", changes slot %d", c->changes_slot);
 		}
+		/* a syscall program's run: what its program makes, read back from where it writes the fds */
+		for (j = 0; j < ic->nr_outfds; j++) {
+			const struct bpfrr_ir_outfd *p = &ic->outfds[j];
+			const struct bpfrr_ir_slot *s = &ir->slots[p->slot];
+
+			fprintf(out, "%s slot %u %s (fd at %s+%u)", j ? "," : "; its program makes", p->slot,
+				s->name ? s->name : "", ic->bufs[p->buf].path, p->offset);
+		}
+		if (ic->nr_outfds)
+			fprintf(out, " (a user-space step: no kernel lets a syscall program run another)");
 		if (c->core)
 			fprintf(out, "; %s", c->core);
 		/* the CO-RE note may already be the reason the call is bound */
@@ -226,6 +236,21 @@ static void js_call(const struct bpfrr_explain_out *o, const struct bpfrr_ir *ir
 			json_i64(j, "changes_slot", c->changes_slot);
 		else
 			json_null(j, "changes_slot");
+		/* a syscall program's run: the objects its program makes and where it writes their fds */
+		json_arr_begin(j, "products");
+		for (k = 0; k < ic->nr_outfds; k++) {
+			const struct bpfrr_ir_outfd *p = &ic->outfds[k];
+			const struct bpfrr_ir_slot *s = &ir->slots[p->slot];
+
+			json_obj_begin(j, NULL);
+			json_u64(j, "slot", p->slot);
+			json_str(j, "name", s->name);
+			json_bool(j, "alive", s->flags & BPFRR_IR_SLOT_KEEP);
+			json_str(j, "buffer", ic->bufs[p->buf].path);
+			json_u64(j, "offset", p->offset);
+			json_obj_end(j);
+		}
+		json_arr_end(j);
 		if (c->core)
 			json_str(j, "core", c->core);
 	}

@@ -194,6 +194,7 @@ void fe_free(struct fe_trace *t)
 			free(c->refs[j].buf_path);
 		}
 		free(c->refs);
+		free(c->products);
 		for (j = 0; j < c->nr_bufs; j++)
 			free(c->bufs[j].path);
 		free(c->bufs);
@@ -348,7 +349,10 @@ const char *fe_obj_desc(const struct fe_obj *o, char *buf, size_t size)
 
 	if (!kind)
 		kind = "object";
-	if (!o->base.origin)
+	if (!o->base.origin && o->run)
+		snprintf(buf, size, "%s '%s' (made by the syscall program run at seq %" PRIu64 ")", kind,
+			 o->ident && o->ident->name ? o->ident->name : "", o->run->seq);
+	else if (!o->base.origin)
 		snprintf(buf, size, "%s made outside the trace", kind);
 	else if (name[0])
 		snprintf(buf, size, "%s '%s' (seq %" PRIu64 ")", kind, name, o->base.origin);

@@ -108,6 +108,13 @@ struct fe_obj {
 	/* pass 3 */
 	int32_t slot;			/* IR slot, or -1 */
 	bool unavailable;		/* its maker was untranslatable (skipped) */
+	/* an object made outside the trace, first seen by an ADOPT fd event */
+	uint32_t adopt_tid;
+	int32_t adopt_fd;
+	uint64_t adopt_seq;		/* the call whose use of the fd adopted it */
+	/* ... and found to be a product of a syscall program's run (fe_find_products) */
+	struct fe_call *run;		/* the BPF_PROG_TEST_RUN that made it, or NULL */
+	uint32_t run_offset;		/* where in its products buffer the run wrote its fd */
 };
 
 struct fe_call {
@@ -145,6 +152,10 @@ struct fe_call {
 	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
 	/* pass 3 */
 	int32_t ir_call;
+	/* pass 1: a syscall program's run: the objects it made (fe_obj.run is this call) */
+	struct fe_obj **products;
+	uint32_t nr_products, cap_products;
+	const char *products_buf;	/* their buffer's path ("attr.test.ctx_in"), static */
 	char *core_note;		/* PROG_LOAD: what pass_core did with its CO-RE, or NULL */
 };
 

@@ -63,6 +63,7 @@ static void free_call(struct bpfrr_ir_call *c)
 	free(c->bufs);
 	free(c->fdrels);
 	free(c->resolves);
+	free(c->outfds);
 	free(c->attr);
 }
 
@@ -101,8 +102,9 @@ static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src
 	dst->bufs = NULL;
 	dst->fdrels = NULL;
 	dst->resolves = NULL;
+	dst->outfds = NULL;
 	dst->bound_why = NULL;
-	dst->nr_bufs = dst->nr_fdrels = dst->nr_resolves = 0;
+	dst->nr_bufs = dst->nr_fdrels = dst->nr_resolves = dst->nr_outfds = 0;
 
 	dst->attr = memdup_or_null(src->attr, src->attr_size);
 	if (src->attr && !dst->attr)
@@ -126,6 +128,12 @@ static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src
 		if (!dst->fdrels)
 			return -ENOMEM;
 		dst->nr_fdrels = src->nr_fdrels;
+	}
+	if (src->nr_outfds) {
+		dst->outfds = memdup_or_null(src->outfds, src->nr_outfds * sizeof(*src->outfds));
+		if (!dst->outfds)
+			return -ENOMEM;
+		dst->nr_outfds = src->nr_outfds;
 	}
 	if (src->nr_resolves) {
 		dst->resolves = calloc(src->nr_resolves, sizeof(*dst->resolves));
@@ -426,6 +434,37 @@ int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot)
 	return 0;
 }
 
+int bpfrr_ir_add_outfd(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t offset, uint32_t slot)
+{
+	struct bpfrr_ir_call *c;
+	uint32_t cap;
+
+	if (call >= ir->nr_calls || slot >= ir->nr_slots || ir->slots[slot].source != BPFRR_IR_SLOT_CALL ||
+	    ir->slots[slot].producer >= 0)
+		return -EINVAL;
+	c = &ir->calls[call];
+	if (buf < 0 || (uint32_t)buf >= c->nr_bufs || (uint64_t)offset + 4 > c->bufs[buf].len)
+		return -EINVAL;
+	cap = c->nr_outfds;
+	if (bpfrr_grow((void **)&c->outfds, &cap, c->nr_outfds + 1, sizeof(*c->outfds)))
+		return -ENOMEM;
+	c->outfds[c->nr_outfds] = (struct bpfrr_ir_outfd){ buf, offset, slot };
+	ir->slots[slot].producer = (int32_t)call;
+	return (int)c->nr_outfds++;
+}
+
+bool bpfrr_ir_call_makes_slot(const struct bpfrr_ir_call *c, uint32_t slot)
+{
+	uint32_t i;
+
+	if (c->result_slot >= 0 && (uint32_t)c->result_slot == slot)
+		return true;
+	for (i = 0; i < c->nr_outfds; i++)
+		if (c->outfds[i].slot == slot)
+			return true;
+	return false;
+}
+
 int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const char *why)
 {
 	struct bpfrr_ir_drop *d;
@@ -613,7 +652,7 @@ bool bpfrr_ir_call_uses_slot(const struct bpfrr_ir_call *c, uint32_t slot)
 {
 	uint32_t i;
 
-	if (c->result_slot >= 0 && (uint32_t)c->result_slot == slot)
+	if (bpfrr_ir_call_makes_slot(c, slot))
 		return true;
 	for (i = 0; i < c->nr_fdrels; i++)
 		if (c->fdrels[i].slot == slot)
@@ -852,6 +891,33 @@ static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, co
 		if (c->op == BPFRR_IR_IOCTL)
 			return fail(v, ir, ci, "ioctl returns no fd");
 	}
+	for (i = 0; i < c->nr_outfds; i++) {
+		const struct bpfrr_ir_outfd *o = &c->outfds[i];
+		const struct bpfrr_ir_slot *s;
+
+		if (o->slot >= ir->nr_slots)
+			return fail(v, ir, ci, "product %u: slot %u of %u", i, o->slot, ir->nr_slots);
+		s = &ir->slots[o->slot];
+		if (s->source != BPFRR_IR_SLOT_CALL || s->producer != (int32_t)ci ||
+		    (c->result_slot >= 0 && (uint32_t)c->result_slot == o->slot))
+			return fail(v, ir, ci, "product %u: slot %u does not name this call as its maker", i,
+				    o->slot);
+		for (j = 0; j < i; j++)
+			if (c->outfds[j].slot == o->slot || (c->outfds[j].buf == o->buf &&
+							     ranges_overlap(c->outfds[j].offset, 4, o->offset, 4)))
+				return fail(v, ir, ci, "products %u and %u: one slot or one place", j, i);
+		if (o->buf < 0 || (uint32_t)o->buf >= c->nr_bufs)
+			return fail(v, ir, ci, "product %u: no buffer %d", i, o->buf);
+		if (c->bufs[o->buf].dir == BPFRR_DIR_IN || (uint64_t)o->offset + 4 > c->bufs[o->buf].len ||
+		    o->offset % 4)
+			return fail(v, ir, ci, "product %u: offset %u outside %s, misaligned, or in an input-only "
+				    "buffer", i, o->offset, c->bufs[o->buf].path);
+		for (j = 0; j < c->nr_bufs; j++)
+			if (c->bufs[j].parent == o->buf && ranges_overlap(c->bufs[j].ptr_offset, 8, o->offset, 4))
+				return fail(v, ir, ci, "product %u overlaps pointer %s", i, c->bufs[j].path);
+		if (c->op != BPFRR_IR_BPF)
+			return fail(v, ir, ci, "product %u: only a bpf() call writes fds into its buffers", i);
+	}
 	return 0;
 }
 
@@ -889,7 +955,7 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 			goto out;
 		}
 		if (s->producer < 0 || (uint32_t)s->producer >= ir->nr_calls ||
-		    ir->calls[s->producer].result_slot != (int32_t)i) {
+		    !bpfrr_ir_call_makes_slot(&ir->calls[s->producer], i)) {
 			ret = fail(&v, ir, -1, "slot %u (%s): no call makes it", i, s->name ? s->name : "?");
 			goto out;
 		}

@@ -96,6 +96,21 @@ struct bpfrr_ir_fdrel {
 	uint32_t ref;		/* enum bpfrr_ir_ref */
 };
 
+/*
+ * A product: an fd the call writes into one of its in/out buffers (not its
+ * return value).  The BPF_PROG_TEST_RUN of a light skeleton's syscall
+ * program makes maps and programs inside the kernel and writes their fds
+ * into the context it copies back (gen_loader's map and prog descs): after
+ * the call, the s32 at (buf, offset) is the fd of slot.  A value <= 0 there
+ * means the program did not make it (gen_loader writes the fds only once
+ * every call succeeded).
+ */
+struct bpfrr_ir_outfd {
+	int32_t buf;		/* a buffer of the call, INOUT or OUT */
+	uint32_t offset;	/* byte offset of the 4-byte fd in it */
+	uint32_t slot;
+};
+
 /* A value of the running kernel, looked up by name at replay time. */
 enum bpfrr_ir_resolve_kind {
 	BPFRR_IR_RESOLVE_PMU_TYPE = 1,	/* /sys/bus/event_source/devices/NAME/type */
@@ -127,10 +142,11 @@ struct bpfrr_ir_call {
 	int64_t args[4];	/* see enum bpfrr_ir_op */
 	uint32_t attr_size;
 	uint8_t *attr;
-	uint32_t nr_bufs, nr_fdrels, nr_resolves;
+	uint32_t nr_bufs, nr_fdrels, nr_resolves, nr_outfds;
 	struct bpfrr_ir_buf *bufs;
 	struct bpfrr_ir_fdrel *fdrels;
 	struct bpfrr_ir_resolve *resolves;
+	struct bpfrr_ir_outfd *outfds;	/* its products (fds it writes into buffers) */
 	char *bound_why;	/* BUILD_BOUND: the first reason ("attach_btf_id 19789: no SYMBOL record") */
 };
 
@@ -175,7 +191,7 @@ struct bpfrr_ir_slot {
 	uint32_t kind;		/* enum bpfrr_obj_kind */
 	uint32_t source;	/* enum bpfrr_ir_slot_source */
 	uint32_t flags;		/* BPFRR_IR_SLOT_* */
-	int32_t producer;	/* CALL: index of the call that returns it */
+	int32_t producer;	/* CALL: index of the call that returns it (or writes it: an outfd) */
 	char *name;		/* "map.counts", "prog.handle_exec": reports and pin names */
 	char *path;		/* PATH */
 	uint32_t open_flags;	/* PATH */
@@ -252,6 +268,10 @@ int bpfrr_ir_set_kernel(struct bpfrr_ir *ir, const char *release, const char *ma
 			const uint8_t btf_sha256[32]);
 /* The call returns the fd of slot (and becomes its producer). */
 int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot);
+/* The call writes the fd of slot at (buf, offset) (and becomes its producer): a product. */
+int bpfrr_ir_add_outfd(struct bpfrr_ir *ir, uint32_t call, int32_t buf, uint32_t offset, uint32_t slot);
+/* Does call c make slot s (its result, or a product)? */
+bool bpfrr_ir_call_makes_slot(const struct bpfrr_ir_call *c, uint32_t slot);
 int bpfrr_ir_add_drop(struct bpfrr_ir *ir, uint64_t seq, const char *what, const char *why);
 
 /*

@@ -380,6 +380,14 @@ static void put_user_call(struct hw *w, uint32_t ci)
 		put_resolves(w, c, NULL);
 		fprintf(out, "};\n");
 	}
+	if (c->nr_outfds) {
+		fprintf(out, "static const struct bpfrr_rt_outfd %s__c%u_outfds[%u] = {\n", w->name, ci,
+			c->nr_outfds);
+		for (i = 0; i < c->nr_outfds; i++)
+			fprintf(out, "\t{ %d, %u, %u },\t/* product: %s */\n", c->outfds[i].buf, c->outfds[i].offset,
+				c->outfds[i].slot, w->fields[c->outfds[i].slot]);
+		fprintf(out, "};\n");
+	}
 	fprintf(out, "static const struct bpfrr_rt_call %s__c%u = {\n", w->name, ci);
 	fprintf(out, "\t.seq = %llu,\n\t.op = %u,\n\t.cmd = %u,\n\t.result_slot = %d,\n",
 		(unsigned long long)c->seq, c->op, c->cmd, c->result_slot);
@@ -395,6 +403,8 @@ static void put_user_call(struct hw *w, uint32_t ci)
 	if (c->nr_resolves)
 		fprintf(out, "\t.resolves = %s__c%u_resolves,\n\t.nr_resolves = %u,\n", w->name, ci,
 			c->nr_resolves);
+	if (c->nr_outfds)
+		fprintf(out, "\t.outfds = %s__c%u_outfds,\n\t.nr_outfds = %u,\n", w->name, ci, c->nr_outfds);
 	fprintf(out, "};\n");
 }
 

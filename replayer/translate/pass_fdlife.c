@@ -338,6 +338,128 @@ static int index_value_file(struct fe_trace *t, const struct fe_call *c)
 	return 0;
 }
 
+/* An fd of an object made outside the trace, seen for the first time: where and by which call. */
+static void note_adoption(struct fe_trace *t, const struct bpfrr_rec_fd_event *e)
+{
+	struct fe_obj *o;
+
+	if (e->op != BPFRR_FD_ADOPT || !e->seq)
+		return;
+	o = (struct fe_obj *)bpfrr_fdm_lookup(t->fdm, e->tid, e->fd);
+	if (!o || o->base.origin || !o->base.adopted || o->adopt_seq)
+		return;
+	o->adopt_tid = e->tid;
+	o->adopt_fd = e->fd;
+	o->adopt_seq = e->seq;
+}
+
+/*
+ * Is c a successful run of a program whose row says it may make objects and
+ * write their fds into a buffer (a light skeleton's syscall program)?  Then
+ * that buffer, else NULL.
+ */
+static const struct fe_buf *products_buf(const struct fe_call *c, const char **path)
+{
+	const struct bpfrr_cmd_desc *d = c->is_bpf ? bpfrr_abi_cmd((int)c->cmd) : NULL;
+	const struct fe_ref *r;
+	char p[80];
+	uint32_t i;
+
+	if (!d || !d->products.buf || !d->acts_on || (c->flags & BPFRR_CALL_NO_EXIT) ||
+	    bpfrr_trace_ret_errno(c->ret))
+		return NULL;
+	snprintf(p, sizeof(p), "attr.%s", d->acts_on);
+	r = fe_ref_at(c, p);
+	if (!r || fe_obj_type(fe_canon(r->obj)) != d->products.target_type)
+		return NULL;
+	snprintf(p, sizeof(p), "attr.%s", d->products.buf);
+	for (i = 0; i < c->nr_bufs; i++) {
+		if (!strcmp(c->bufs[i].path, p) && c->bufs[i].dir == BPFRR_DIR_INOUT) {
+			*path = d->products.buf;
+			return &c->bufs[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The objects a syscall program made: a light skeleton's loader program
+ * (libbpf's gen_loader) makes maps and programs inside the kernel and
+ * writes their fds into its context, which BPF_PROG_RUN copies back to the
+ * caller; the recorder first sees those fds when the loader uses them
+ * (ADOPT fd events).  An adopted fd is a product of the last successful
+ * run of such a program in the same task before the adoption when the
+ * context as the run returned it holds that fd number at a 4-byte aligned
+ * offset where it did not before the run.  The run is then its maker (it is
+ * alive from the run on), located at that offset, and the identity is the
+ * recorder's OBJECT record of the adopted fd.
+ */
+static int find_products(struct fe_trace *t)
+{
+	struct bpfrr_fdm_obj *b;
+	uint32_t i, off;
+
+	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+		struct fe_obj *o = (struct fe_obj *)b;
+		struct fe_call *run = NULL;
+		const struct fe_buf *fb = NULL;
+		const char *path = NULL;
+		const uint8_t *in, *out;
+
+		if (!o->adopt_seq || o->alias_of)
+			continue;
+		for (i = 0; i < t->nr_calls; i++) {
+			struct fe_call *c = &t->calls[i];
+			const struct fe_buf *cb;
+			const char *cp;
+
+			if (c->seq >= o->adopt_seq || c->tid != o->adopt_tid || (run && c->seq < run->seq))
+				continue;
+			if ((cb = products_buf(c, &cp))) {
+				run = c;
+				fb = cb;
+				path = cp;
+			}
+		}
+		if (!run || fb->len < 4)
+			continue;
+		in = fe_mem(t, run, BPFRR_PHASE_ENTRY, fb->addr, fb->len);
+		out = fe_mem(t, run, BPFRR_PHASE_EXIT, fb->addr, fb->len);
+		if (!in || !out)
+			continue;
+		for (off = 0; off + 4 <= fb->len; off += 4) {
+			int32_t before, after;
+			bool taken = false;
+
+			memcpy(&before, in + off, 4);
+			memcpy(&after, out + off, 4);
+			if (after != o->adopt_fd || before == after)
+				continue;
+			for (i = 0; i < run->nr_products; i++)
+				taken |= run->products[i]->run_offset == off;
+			if (!taken)
+				break;
+		}
+		if (off + 4 > fb->len)
+			continue;
+		if (bpfrr_grow((void **)&run->products, &run->cap_products, run->nr_products + 1,
+			       sizeof(*run->products)))
+			return -ENOMEM;
+		run->products[run->nr_products++] = o;
+		run->products_buf = path;
+		o->run = run;
+		o->run_offset = off;
+		/* the recorder's identity of the adopted fd (lib/resolved.h: by seq and fd) */
+		o->ident = bpfrr_rt_identity_fd(t->rt, o->adopt_seq, o->adopt_fd);
+		if (o->ident && o->ident->kind != o->base.kind)
+			o->ident = NULL;
+		/* it exists from the run on, not only from the call that first used it */
+		if (o->base.first_clock > run->clock)
+			o->base.first_clock = run->clock;
+	}
+	return 0;
+}
+
 int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 {
 	struct fdlife fl = { .t = t };
@@ -367,6 +489,8 @@ int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 				bpfrr_u64map_free(&fl.by_id);
 				return -EBADMSG;
 			}
+			if (!ret)
+				note_adoption(t, &t->fdevs[ev->idx]);
 			break;
 		case BPFRR_REC_BPF_CALL:
 		case BPFRR_REC_SYSCALL:
@@ -382,6 +506,8 @@ int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
 			ret = fl.err;
 	}
 	bpfrr_u64map_free(&fl.by_id);
+	if (!ret)
+		ret = find_products(t);
 	if (ret || bpfrr_fdm_oom(t->fdm))
 		goto nomem;
 	return 0;

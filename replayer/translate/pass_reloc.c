@@ -278,7 +278,7 @@ static int ref_slot(struct prep *p, const struct fe_ref *r, uint32_t *slot)
 	if (!o)
 		return refuse(p, "%s: fd %d names no object the trace knows (inherited, or made by a call "
 			      "bpfrr does not record)", r->path, r->fd);
-	if (!o->base.origin) {
+	if (!o->base.origin && !o->run) {
 		uint64_t run = syscall_prog_run_before(p->t, p->c->seq);
 		char hint[96] = "";
 
@@ -554,6 +554,52 @@ static int insns_whole(struct prep *p)
 		      "which no kernel loads", bad);
 }
 
+/*
+ * A syscall program's run that made objects (pass 1's products): its
+ * products buffer is replayed as recorded but for the product fds (zeroed:
+ * the program writes them).  A light skeleton's context (struct
+ * bpf_loader_ctx, its first u32 the context's size) also carries user
+ * addresses: the log buffer, and a global-data map's initial value right
+ * after the map's fd (struct bpf_map_desc); a recorded one would be a
+ * tracee address, so such a run is refused.
+ */
+static int prep_products(struct prep *p)
+{
+	const struct fe_call *c = p->c;
+	char path[96];
+	uint32_t i, sz;
+	uint64_t addr;
+	int32_t b;
+
+	if (!c->nr_products)
+		return 0;
+	snprintf(path, sizeof(path), "attr.%s", c->products_buf);
+	b = find_pbuf(p, path);
+	if (b < 0 || !p->bufs[b].data || p->bufs[b].dir != BPFRR_DIR_INOUT)
+		return refuse(p, "%s: the buffer it wrote the fds of the objects it made into was not recorded",
+			      path);
+	memcpy(&sz, p->bufs[b].data, 4);
+	if (sz == p->bufs[b].len && sz >= 24) {
+		memcpy(&addr, p->bufs[b].data + 16, 8);
+		if (addr)
+			return refuse(p, "%s: the light skeleton's context passes a log buffer at a recorded "
+				      "address (log_buf 0x%" PRIx64 ")", path, addr);
+	}
+	for (i = 0; i < c->nr_products; i++) {
+		const struct fe_obj *o = c->products[i];
+
+		if (o->base.kind == BPFRR_OBJ_MAP && sz == p->bufs[b].len && o->run_offset + 16 <= sz) {
+			memcpy(&addr, p->bufs[b].data + o->run_offset + 8, 8);
+			if (addr)
+				return refuse(p, "%s: the initial value of map '%s' is at a recorded address "
+					      "(a light skeleton's global data, 0x%" PRIx64 ")", path,
+					      o->ident && o->ident->name ? o->ident->name : "", addr);
+		}
+		memset(p->bufs[b].data + o->run_offset, 0, 4);
+	}
+	return 0;
+}
+
 static int prep_bpf(struct prep *p)
 {
 	struct fe_call *c = p->c;
@@ -588,7 +634,8 @@ static int prep_bpf(struct prep *p)
 	if (d->flags & BPFRR_CMDF_BY_ID)
 		return refuse(p, "gets an fd of %s by its kernel id, which differs from one boot to the next",
 			      c->result ? fe_obj_desc(c->result, desc, sizeof(desc)) : "an object");
-	if (table_refuses(c, &d->refuse))
+	/* a syscall program's run is replayed when pass 1 found what it made (a light skeleton) */
+	if (table_refuses(c, &d->refuse) && !c->nr_products)
 		return refuse(p, "%s", d->refuse.why);
 	if (d->flags & BPFRR_CMDF_SHARED)
 		p->flags |= BPFRR_IR_CALL_GLOBAL;
@@ -604,7 +651,7 @@ static int prep_bpf(struct prep *p)
 	if (!p->attr)
 		return -ENOMEM;
 	memcpy(p->attr, c->attr, c->attr_size);
-	if ((ret = prep_bufs(p)) || (ret = insns_whole(p)) || (ret = prep_rels(p)))
+	if ((ret = prep_bufs(p)) || (ret = insns_whole(p)) || (ret = prep_rels(p)) || (ret = prep_products(p)))
 		return ret;
 	return bpf_symbols(p);
 }
@@ -765,7 +812,8 @@ static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const
 	const char *kind = bpfrr_abi_obj_kind_name((enum bpfrr_obj_kind)o->base.kind);
 	const struct bpfrr_obj_facts *made = bpfrr_rt_made(o->rt, o->base.origin);
 	/* a link's identity names its program, not the link */
-	const char *name = o->base.kind != BPFRR_OBJ_LINK ? bpfrr_rt_obj_name(o->rt, &o->base) :
+	const char *name = o->run ? (o->ident && o->ident->name ? o->ident->name : "") :
+			   o->base.kind != BPFRR_OBJ_LINK ? bpfrr_rt_obj_name(o->rt, &o->base) :
 			   made ? made->name : "";
 	char what[128] = "";
 	size_t n;
@@ -920,6 +968,40 @@ static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct f
 
 /* --- emission -------------------------------------------------------------------------- */
 
+/* The products of a syscall program's run, in the order of their places: slots it writes. */
+static int emit_products(struct bpfrr_ir *ir, const struct fe_trace *t, const struct prep *p, uint32_t idx)
+{
+	struct fe_call *c = p->c;
+	char path[96];
+	uint32_t i, j;
+	int32_t b;
+	int slot, ret;
+
+	if (!c->nr_products)
+		return 0;
+	snprintf(path, sizeof(path), "attr.%s", c->products_buf);
+	b = find_pbuf(p, path);
+	if (b < 0)
+		return -EINVAL;
+	for (i = 1; i < c->nr_products; i++)	/* by offset: the slots in the context's order */
+		for (j = i; j > 0 && c->products[j - 1]->run_offset > c->products[j]->run_offset; j--) {
+			struct fe_obj *tmp = c->products[j];
+
+			c->products[j] = c->products[j - 1];
+			c->products[j - 1] = tmp;
+		}
+	/* every one, kept or not: the run makes them all, and the replay must close them all */
+	for (i = 0; i < c->nr_products; i++) {
+		struct fe_obj *o = c->products[i];
+
+		if ((slot = new_slot(ir, t, o, p)) < 0)
+			return slot;
+		if ((ret = bpfrr_ir_add_outfd(ir, idx, b, o->run_offset, (uint32_t)slot)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int emit(struct bpfrr_ir *ir, const struct fe_trace *t, struct prep *p)
 {
 	struct fe_call *c = p->c;
@@ -960,6 +1042,8 @@ static int emit(struct bpfrr_ir *ir, const struct fe_trace *t, struct prep *p)
 			return ret;
 	}
 	if (p->bound_why[0] && (ret = bpfrr_ir_set_build_bound(ir, (uint32_t)idx, p->bound_why)))
+		return ret;
+	if ((ret = emit_products(ir, t, p, (uint32_t)idx)))
 		return ret;
 	if (c->result && c->result->kept && !c->result->alias_of &&
 	    (c->is_bpf ? bpfrr_abi_cmd_ret_kind((int)c->cmd, c->attr, c->attr_len) != BPFRR_OBJ_NONE :
@@ -1059,6 +1143,8 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			snprintf(c->why, sizeof(c->why), "untranslatable: %.180s", p.why);
 			if (c->result)
 				c->result->unavailable = true;
+			for (uint32_t k = 0; k < c->nr_products; k++)
+				c->products[k]->unavailable = true;
 			if (o->warn)
 				fprintf(o->warn, "skipped seq %" PRIu64 " %s: %s\n", c->seq, name, p.why);
 			prep_free(&p);

@@ -207,7 +207,8 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 		struct fe_obj *ob = (struct fe_obj *)b;
 
 		/* what the loader made; what it only got an fd of (by id, path, open) counts if used */
-		if (ob->live && !ob->alias_of && ob->creator && ob->creator->class == FE_CLASS_CREATE)
+		if (ob->live && !ob->alias_of &&
+		    ((ob->creator && ob->creator->class == FE_CLASS_CREATE) || ob->run))
 			keep_obj(ob, "alive at the replay point", 0, &changed);
 		else if (o->keep_probes && !ob->alias_of && ob->creator && ob->creator->seq <= t->cut_seq &&
 			 succeeded(ob->creator) && ob->creator->class == FE_CLASS_CREATE)
@@ -234,6 +235,9 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 			case FE_CLASS_MUTATE:
 			case FE_CLASS_TEST_RUN:
 				keep = c->target && c->target->kept && !c->noop_after;
+				/* a syscall program's run that made a kept object (pass 1's products) */
+				for (j = 0; j < c->nr_products && !keep; j++)
+					keep = fe_canon(c->products[j])->kept;
 				break;
 			case FE_CLASS_GLOBAL:
 				keep = true;

@@ -104,7 +104,7 @@ bool bpfrr_plan_call_changes_slot(const struct bpfrr_ir_call *c, uint32_t slot)
 {
 	uint32_t k;
 
-	if (c->result_slot >= 0 && (uint32_t)c->result_slot == slot)
+	if (bpfrr_ir_call_makes_slot(c, slot))
 		return true;
 	for (k = 0; k < c->nr_fdrels; k++)
 		if (c->fdrels[k].slot == slot && fdrel_changes(c, &c->fdrels[k]))
@@ -212,6 +212,10 @@ static int deps_build(const struct bpfrr_ir *ir, struct deps *d)
 		}
 		if (c->result_slot >= 0 && slot_change(&hist[c->result_slot], &e, i))
 			goto out;
+		/* a product is made by the call like a result */
+		for (k = 0; k < c->nr_outfds; k++)
+			if (slot_change(&hist[c->outfds[k].slot], &e, i))
+				goto out;
 		if (c->flags & BPFRR_IR_CALL_GLOBAL) {
 			if (edge_add(&e, last_global, i))
 				goto out;

@@ -114,12 +114,12 @@ for bin in "$HDR"/*-$kind; do
 	# the header for the other kind of kernel: a patched one is refused on
 	# stock; a stock one runs on the patched kernel unless a loader passes a
 	# pointer in user memory that the kernel's list says it reads from the
-	# program's (fx_onemap's and fx_attach's raw tracepoint names)
+	# program's (fx_onemap's, fx_onemap_lskel's and fx_attach's raw tracepoint names)
 	take_max
 	"$HDR/$trace-$other" >"$name.other" 2>&1
 	st=$?
 	case "$kind-$trace" in
-	stock-* | patched-fx_onemap | patched-fx_attach) must_refuse=1 ;;
+	stock-* | patched-fx_onemap | patched-fx_onemap_lskel | patched-fx_attach) must_refuse=1 ;;
 	*) must_refuse=0 ;;
 	esac
 	if [ $st -eq 1 ] && grep -q '^load failed: Operation not supported' "$name.other"; then

@@ -18,7 +18,6 @@ trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 for trace in "$data"/traces/*.trace; do
 	name=$(basename "$trace" .trace)
-	[ "$name" = x86_64-fx_onemap_lskel ] && continue	# refused by the translator
 	for caps in stock-6.12 patched-6.12; do
 		n=$((n + 1))
 		golden=$data/translate/$name.$caps.plan

@@ -35,7 +35,6 @@ compilers() {
 for trace in "$data"/traces/*.trace; do
 	name=$(basename "$trace" .trace)
 	arch=${name%%-*}
-	[ "$name" = x86_64-fx_onemap_lskel ] && continue	# refused by the translator
 	for caps in stock-6.12 patched-6.12; do
 		h=$tmp/$name.$caps.h
 		if ! "$bpfrr" translate --format header --assume-caps "$caps" --name loader -o "$h" "$trace" \

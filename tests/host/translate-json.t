@@ -46,7 +46,6 @@ same() {
 
 for trace in "$data"/traces/*.trace; do
 	name=$(basename "$trace" .trace)
-	[ "$name" = x86_64-fx_onemap_lskel ] && continue	# refused: below
 	if ! "$bpfrr" translate --explain --json -o "$tmp/$name.bundle" "$trace" >"$tmp/x.json" 2>"$tmp/err" ||
 	   ! "$bpfrr" translate --explain -o "$tmp/text.bundle" "$trace" >"$tmp/x.text" 2>>"$tmp/err"; then
 		not_ok "$name: translate --explain [--json] failed" "$(head -n 3 "$tmp/err")"
@@ -125,18 +124,21 @@ check "opensnoop on stock 6.12: two loaders; BPF_PROG_BIND_MAP and the perf even
 check "opensnoop on patched 6.12: every call in one loader" "$tmp/os.patched.json" \
 	'(.loaders | length) == 1 and .plan.in_user == 0 and (.plan.segments | length) == 1'
 
-# the refused light skeleton: the reason without --skip-untranslatable, the skipped call with it
+# the light skeleton: its syscall program's run is kept, and says what its program makes
 lskel=$t/x86_64-fx_onemap_lskel.trace
 "$bpfrr" translate --explain --json -o "$tmp/b" "$lskel" >"$tmp/lskel.json" 2>/dev/null
 rc=$?
-check "fx_onemap_lskel: refused (exit $rc), the object names the call and why" "$tmp/lskel.json" --argjson rc "$rc" \
-	'$rc == 1 and .untranslatable and (.error | test("^seq 7 BPF_RAW_TRACEPOINT_OPEN cannot be translated: attr.raw_tracepoint.prog_fd")) and
-	 (.calls | not)'
-"$bpfrr" translate --explain --json --skip-untranslatable -o "$tmp/b" "$lskel" >"$tmp/lskel.json" 2>/dev/null
-check "fx_onemap_lskel --skip-untranslatable: seq 7 skipped as untranslatable, nothing kept" "$tmp/lskel.json" \
-	'[.calls[] | select(.fate == "skipped") | .seq] == [7] and
-	 ([.calls[] | select(.fate == "skipped")][0].why | startswith("untranslatable: attr.raw_tracepoint.prog_fd")) and
-	 .totals.kept == 0 and .output.calls == 0'
+check "fx_onemap_lskel: translated (exit $rc); the run at seq 4 makes map.onemap and prog.count_syscalls at ctx_in+24, +40" \
+	"$tmp/lskel.json" --argjson rc "$rc" \
+	'$rc == 0 and (.error | not) and .totals.kept == 5 and
+	 ([.calls[] | select(.seq == 4)][0] | .fate == "kept" and
+	  ([.products[] | "\(.slot) \(.name) \(.alive) \(.buffer)+\(.offset)"] ==
+	   ["2 map.onemap true attr.test.ctx_in+24", "3 prog.count_syscalls true attr.test.ctx_in+40"])) and
+	 all(.calls[] | select(.fate == "kept" and .seq != 4); .products == [])'
+"$bpfrr" replay --plan --json --assume-caps patched-6.12 "$lskel" >"$tmp/lskel.plan.json" 2>/dev/null
+check "fx_onemap_lskel on patched 6.12: the run is the one user-space step" "$tmp/lskel.plan.json" \
+	'.plan.in_user == 1 and
+	 [.plan.segments[].calls[] | select(.side == "user") | .name] == ["BPF_PROG_TEST_RUN"]'
 
 # the caps: the commands and pointers the text lists
 for caps in stock-6.12 patched-6.12 none; do

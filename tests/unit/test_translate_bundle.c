@@ -63,6 +63,38 @@ static void add_symbol_calls(struct bpfrr_ir *ir)
 	ck_assert_uint_eq(ir->calls[c].flags, BPFRR_IR_CALL_BUILD_BOUND);
 }
 
+/*
+ * A light skeleton's syscall program run: a BPF_PROG_TEST_RUN whose context
+ * (an in/out buffer) gets the fds of the map and program the program made,
+ * its products.  Returns the call.
+ */
+static int add_products_call(struct bpfrr_ir *ir)
+{
+	uint8_t attr[80] = { 0 }, ctx[44] = { 44 };
+	int c, map, prog;
+
+	map = bpfrr_ir_add_slot(ir, BPFRR_OBJ_MAP, "map.onemap");
+	prog = bpfrr_ir_add_slot(ir, BPFRR_OBJ_PROG, "prog.count_syscalls");
+	c = bpfrr_ir_add_call(ir, 40, BPFRR_IR_BPF, BPF_PROG_TEST_RUN, attr, sizeof(attr));
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 0, SAMPLE_SLOT_PROG, BPFRR_IR_REF_FIELD), 0);
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 48, "attr.test.ctx_in", ctx, sizeof(ctx),
+					  BPFRR_DIR_INOUT, BPFRR_CONTENT_CTX), 0);
+	/* an input buffer, a place off the end, a misaligned one, a slot made already: refused */
+	ck_assert_int_eq(bpfrr_ir_add_outfd(ir, c, BPFRR_IR_IN_ATTR, 0, map), -EINVAL);
+	ck_assert_int_eq(bpfrr_ir_add_outfd(ir, c, 0, 44, map), -EINVAL);
+	ck_assert_int_eq(bpfrr_ir_add_outfd(ir, c, 0, 24, SAMPLE_SLOT_PROG), -EINVAL);
+	ck_assert_int_eq(bpfrr_ir_add_outfd(ir, c, 0, 24, map), 0);
+	ck_assert_int_eq(bpfrr_ir_add_outfd(ir, c, 0, 40, prog), 1);
+	ck_assert_int_eq(ir->slots[map].producer, c);
+	ck_assert(bpfrr_ir_call_makes_slot(&ir->calls[c], prog));
+	ck_assert(bpfrr_ir_call_uses_slot(&ir->calls[c], map));
+	ck_assert(!bpfrr_ir_call_makes_slot(&ir->calls[c], SAMPLE_SLOT_PROG));
+	ir->slots[map].flags = ir->slots[prog].flags = BPFRR_IR_SLOT_KEEP;
+	ir->slots[map].ident = (struct bpfrr_ir_ident){ .have = BPFRR_ID_TYPE | BPFRR_ID_MAX_ENTRIES, .type = 2,
+							 .max_entries = 2 };
+	return c;
+}
+
 /* The sample plus every element the sample lacks: a path slot, a perf event
  * with an fd argument and resolutions, an ioctl, nested buffers, OUT buffers,
  * flags and identities of every kind. */
@@ -110,7 +142,8 @@ static struct bpfrr_ir *rich_ir(void)
 	ir->slots[SAMPLE_SLOT_PROG].ident.have |= BPFRR_ID_TAG;
 	c = bpfrr_ir_add_call(ir, 22, BPFRR_IR_IOCTL, 0x2400, NULL, 0);
 	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 0, pe, BPFRR_IR_REF_ARG), 0);
-	add_symbol_calls(ir);
+	add_products_call(ir);
+	add_symbol_calls(ir);	/* last: symbol_resolve_checked takes them from the end */
 	return ir;
 }
 
@@ -173,6 +206,9 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 		}
 		if (x->nr_fdrels)
 			ck_assert_mem_eq(x->fdrels, y->fdrels, x->nr_fdrels * sizeof(*x->fdrels));
+		ck_assert_uint_eq(x->nr_outfds, y->nr_outfds);
+		if (x->nr_outfds)
+			ck_assert_mem_eq(x->outfds, y->outfds, x->nr_outfds * sizeof(*x->outfds));
 		for (j = 0; j < x->nr_resolves; j++) {
 			ck_assert_uint_eq(x->resolves[j].kind, y->resolves[j].kind);
 			ck_assert_uint_eq(x->resolves[j].offset, y->resolves[j].offset);
@@ -507,6 +543,57 @@ START_TEST(unknown_record_skipped)
 }
 END_TEST
 
+/*
+ * A call's products: the validator refuses a place outside the buffer, in an
+ * input-only buffer, misaligned, or two for one slot; a reader that skips
+ * the CALL_PRODUCTS record (an older bpfrr) is left with slots no call makes
+ * and refuses the bundle; a clone keeps them.
+ */
+START_TEST(products_checked)
+{
+	struct bpfrr_ir *ir = sample_ir(0), *copy;
+	uint8_t *data;
+	size_t len, at;
+	char err[256];
+	int c = add_products_call(ir);
+	struct bpfrr_ir_outfd *o = &ir->calls[c].outfds[0];
+
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	copy = bpfrr_ir_clone(ir);
+	ck_assert_ptr_nonnull(copy);
+	ck_assert_uint_eq(copy->calls[c].nr_outfds, 2);
+	ck_assert_mem_eq(copy->calls[c].outfds, ir->calls[c].outfds, 2 * sizeof(*o));
+	bpfrr_ir_free(copy);
+
+	o->offset = 42;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "product 0: offset 42"));
+	o->offset = 40;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "one slot or one place"));
+	o->offset = 24;
+	ir->calls[c].bufs[0].dir = BPFRR_DIR_IN;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "input-only"));
+	ir->calls[c].bufs[0].dir = BPFRR_DIR_INOUT;
+	ir->calls[c].outfds[1].slot = o->slot;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ir->calls[c].outfds[1].slot = o->slot + 1;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+
+	/* the record's type changed to one no reader knows: skipped, then the IR is refused */
+	encode(ir, &data, &len);
+	at = find_record(data, len, BPFRR_BUNDLE_CALL_PRODUCTS, 0);
+	ck_assert_uint_gt(at, 0);
+	put_le32(data + at, 99);
+	fix_crc(data, at);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "old reader", err, sizeof(err)));
+	ck_assert_msg(strstr(err, "no call makes it"), "%s", err);
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 static Suite *bundle_suite(void)
 {
 	Suite *s = suite_create("translate_bundle");
@@ -522,6 +609,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, unknown_record_skipped);
 	tcase_add_test(tc, reads_1_0);
 	tcase_add_test(tc, symbol_resolve_checked);
+	tcase_add_test(tc, products_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }
