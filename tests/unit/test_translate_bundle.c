@@ -437,7 +437,7 @@ START_TEST(reads_1_0)
 	char err[256];
 
 	encode(ir, &data, &len);
-	ck_assert_uint_eq(get_le32(data + 8), 0x10001);	/* major 1, minor 1 */
+	ck_assert_uint_eq(get_le32(data + 8), 0x20001);	/* major 1, minor 2 */
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_KERNEL, 0), 0);
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0), 0);
 	data[10] = 0;
