@@ -17,60 +17,8 @@
 #include <string.h>
 
 #include "bpf_abi.h"
+#include "bpf_insn.h"
 #include "loader_decode.h"
-
-/* classes */
-#define CLS_LD		0x00
-#define CLS_LDX		0x01
-#define CLS_ST		0x02
-#define CLS_STX		0x03
-#define CLS_ALU		0x04
-#define CLS_JMP		0x05
-#define CLS_JMP32	0x06
-#define CLS_ALU64	0x07
-
-#define SZ_MASK		0x18
-#define MODE_MASK	0xe0
-#define MODE_IMM	0x00
-#define MODE_MEM	0x60
-#define SRC_X		0x08
-#define OP_MASK		0xf0
-
-/* ALU ops */
-#define OP_ADD		0x00
-#define OP_SUB		0x10
-#define OP_MUL		0x20
-#define OP_DIV		0x30
-#define OP_OR		0x40
-#define OP_AND		0x50
-#define OP_LSH		0x60
-#define OP_RSH		0x70
-#define OP_NEG		0x80
-#define OP_MOD		0x90
-#define OP_XOR		0xa0
-#define OP_MOV		0xb0
-#define OP_ARSH		0xc0
-
-/* JMP ops */
-#define OP_JA		0x00
-#define OP_JEQ		0x10
-#define OP_JGT		0x20
-#define OP_JGE		0x30
-#define OP_JSET		0x40
-#define OP_JNE		0x50
-#define OP_JSGT		0x60
-#define OP_JSGE		0x70
-#define OP_CALL		0x80
-#define OP_EXIT		0x90
-#define OP_JLT		0xa0
-#define OP_JLE		0xb0
-#define OP_JSLT		0xc0
-#define OP_JSLE		0xd0
-
-#define PSEUDO_MAP_VALUE	2
-#define PSEUDO_MAP_IDX_VALUE	6
-
-#define LD_IMM64	(CLS_LD | MODE_IMM | 0x18)
 
 #define STACK_SIZE	512	/* MAX_BPF_STACK */
 #define NAME_MAX_LEN	256	/* names a helper reads from the blob, as kept */

@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 
@@ -758,6 +761,41 @@ static __attribute__((unused)) int synth_later_uapi_trace(int fd)
 		return s.err;
 	}
 	return bpfrr_trace_close(s.w, 0, 0);
+}
+
+/* The kprobe trace without its END record (a recorder that was killed). */
+static __attribute__((unused)) int synth_kprobe_trace_cut(int fd)
+{
+	return synth_kprobe_trace(fd, false);
+}
+
+static __attribute__((unused)) int synth_kprobe_trace_whole(int fd)
+{
+	return synth_kprobe_trace(fd, true);
+}
+
+/*
+ * The bytes one of the writers above (fn, given an fd it closes) makes, through
+ * a memfd: malloc'd, *len of them; NULL if anything failed.
+ */
+static __attribute__((unused)) uint8_t *synth_bytes_of(int (*fn)(int fd), size_t *len)
+{
+	int fd = memfd_create("synth", 0), dupfd;
+	uint8_t *buf = NULL;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	dupfd = dup(fd);
+	if (dupfd >= 0 && !fn(dupfd) && !fstat(fd, &st) && (buf = malloc(st.st_size ? st.st_size : 1))) {
+		*len = (size_t)st.st_size;
+		if (pread(fd, buf, *len, 0) != (ssize_t)*len) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	close(fd);
+	return buf;
 }
 
 #endif /* BPFRR_SYNTH_TRACE_H */

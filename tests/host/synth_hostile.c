@@ -36,8 +36,8 @@ static uint64_t seq_of(bool collide, uint64_t i)
 	return collide ? i << 47 : i;
 }
 
-/* The small loads: a map, a program using it, both left open (kept by the translator). */
-static int small_trace(const char *mode, const char *path)
+/* A new trace at path with its HEADER and the loader's start: 0 or -errno. */
+static int start_trace(struct synth *s, const char *path)
 {
 	static const char *const args[] = { "./synth_hostile" };
 	struct bpfrr_trace_header h = {
@@ -47,21 +47,30 @@ static int small_trace(const char *mode, const char *path)
 		.kernel_release = "6.12.0-bpfrr", .kernel_version = "#1 SMP",
 		.recorder_version = "bpfrr 0.1.0", .argc = 1, .argv = args,
 	};
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	s->w = bpfrr_trace_create_fd(fd, &h);
+	if (!s->w)
+		return -errno;
+	synth_task(s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+	return 0;
+}
+
+/* The small loads: a map, a program using it, both left open (kept by the translator). */
+static int small_trace(const char *mode, const char *path)
+{
 	struct synth s = { .now = SYNTH_T0 };
 	struct bpfrr_trace_region regs[2];
 	struct bpf_insn insns[8];
 	union bpf_attr a;
 	uint64_t map_seq, prog_seq;
 	uint32_t nr_insns = 8;
-	int fd;
+	int ret = start_trace(&s, path);
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	s.w = bpfrr_trace_create_fd(fd, &h);
-	if (!s.w)
-		return -errno;
-	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
+	if (ret)
+		return ret;
 	memset(&a, 0, sizeof(a));
 	a.map_type = BPF_MAP_TYPE_ARRAY;
 	a.key_size = 4;
@@ -102,20 +111,11 @@ static int small_trace(const char *mode, const char *path)
 
 int main(int argc, char **argv)
 {
-	static const char *const args[] = { "./synth_hostile" };
-	struct bpfrr_trace_header h = {
-		.arch = 62, .nr_cpus = 1, .page_size = 4096,
-		.start_realtime_ns = 1767225600123456789ull, .start_monotonic_ns = SYNTH_T0,
-		.recorder_pid = 99, .tracee_pid = 100, .arch_name = "x86_64",
-		.kernel_release = "6.12.0-bpfrr", .kernel_version = "#1 SMP",
-		.recorder_version = "bpfrr 0.1.0", .argc = 1, .argv = args,
-	};
 	struct synth s = { .now = SYNTH_T0 };
 	bool collide;
 	unsigned long n, i;
 	char module[32];
 	union bpf_attr a;
-	int fd;
 
 	if (argc == 3 && (!strcmp(argv[1], "bigseq") || !strcmp(argv[1], "halfimm") || !strcmp(argv[1], "fdlie"))) {
 		int ret = small_trace(argv[1], argv[2]);
@@ -135,17 +135,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "synth_hostile: N must be 1 .. 131071\n");
 		return 2;
 	}
-	fd = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (start_trace(&s, argv[3])) {
 		perror(argv[3]);
 		return 1;
 	}
-	s.w = bpfrr_trace_create_fd(fd, &h);
-	if (!s.w) {
-		perror("bpfrr_trace_create_fd");
-		return 1;
-	}
-	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
 	for (i = 1; i <= n && !s.err; i++) {
 		uint64_t seq = seq_of(collide, i);
 		struct bpfrr_rec_object o = {

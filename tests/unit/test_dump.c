@@ -74,54 +74,27 @@ static void write_file(const char *path, const char *data, size_t len)
 /* The synthetic trace's bytes. */
 static uint8_t *synth_bytes(bool with_end, size_t *len)
 {
-	int fd = memfd_create("synth", 0);
-	struct stat st;
-	uint8_t *buf;
+	uint8_t *buf = synth_bytes_of(with_end ? synth_kprobe_trace_whole : synth_kprobe_trace_cut, len);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(synth_kprobe_trace(dup(fd), with_end), 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	*len = (size_t)st.st_size;
-	buf = malloc(*len);
 	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
-	close(fd);
 	return buf;
 }
 
 /* The synthetic 1.1 trace with KERNEL and SYMBOL records. */
 static uint8_t *portable_bytes(size_t *len)
 {
-	int fd = memfd_create("synth", 0);
-	struct stat st;
-	uint8_t *buf;
+	uint8_t *buf = synth_bytes_of(synth_portable_trace, len);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(synth_portable_trace(dup(fd)), 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	*len = (size_t)st.st_size;
-	buf = malloc(*len);
 	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
-	close(fd);
 	return buf;
 }
 
 /* The synthetic light skeleton (synth_lskel_trace). */
 static uint8_t *lskel_bytes(size_t *len)
 {
-	int fd = memfd_create("synth", 0);
-	struct stat st;
-	uint8_t *buf;
+	uint8_t *buf = synth_bytes_of(synth_lskel_trace, len);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(synth_lskel_trace(dup(fd)), 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	*len = (size_t)st.st_size;
-	buf = malloc(*len);
 	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
-	close(fd);
 	return buf;
 }
 
@@ -280,19 +253,10 @@ END_TEST
 START_TEST(later_uapi_output)
 {
 	struct bpfrr_dump_opts o = { 0 };
-	int fd = memfd_create("synth", 0);
-	struct stat st;
-	uint8_t *t;
 	size_t len;
+	uint8_t *t = synth_bytes_of(synth_later_uapi_trace, &len);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(synth_later_uapi_trace(dup(fd)), 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	len = (size_t)st.st_size;
-	t = malloc(len);
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(pread(fd, t, len, 0), (ssize_t)len);
-	close(fd);
 	golden("later-uapi.text", t, len, "later-uapi.trace", &o, 0);
 	o.json = true;
 	golden("later-uapi.json", t, len, "later-uapi.trace", &o, 0);

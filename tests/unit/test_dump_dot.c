@@ -55,27 +55,13 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* A synthetic trace's bytes, written by fn to a memfd. */
+/* A synthetic trace's bytes (synth_trace.h's writers). */
 static uint8_t *synth_bytes(int (*fn)(int fd), size_t *len)
 {
-	int fd = memfd_create("synth", 0);
-	struct stat st;
-	uint8_t *buf;
+	uint8_t *buf = synth_bytes_of(fn, len);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(fn(dup(fd)), 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	*len = (size_t)st.st_size;
-	buf = malloc(*len);
 	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, *len, 0), (ssize_t)*len);
-	close(fd);
 	return buf;
-}
-
-static int kprobe_trace(int fd)
-{
-	return synth_kprobe_trace(fd, true);
 }
 
 /* The dump of trace with opts: stdout (malloc'ed), stderr into *err (malloc'ed), the status. */
@@ -155,7 +141,7 @@ START_TEST(synthetic_graphs)
 	golden("graph.dot", t, len, "graph.trace", false);
 	golden("graph.dot-verbose", t, len, "graph.trace", true);
 	free(t);
-	t = synth_bytes(kprobe_trace, &len);
+	t = synth_bytes(synth_kprobe_trace_whole, &len);
 	golden("kprobe.dot", t, len, "kprobe.trace", false);
 	free(t);
 	t = synth_bytes(synth_portable_trace, &len);
@@ -262,19 +248,7 @@ START_TEST(graph_relations)
 	free(t);
 
 	/* without END: the graph of what is there, a warning, status 3 */
-	t = synth_bytes(kprobe_trace, &len);
-	free(t);
-	{
-		int fd = memfd_create("synth", 0);
-		struct stat st;
-
-		ck_assert_int_eq(synth_kprobe_trace(dup(fd), false), 0);
-		ck_assert_int_eq(fstat(fd, &st), 0);
-		len = (size_t)st.st_size;
-		t = malloc(len);
-		ck_assert_int_eq(pread(fd, t, len, 0), (ssize_t)len);
-		close(fd);
-	}
+	t = synth_bytes(synth_kprobe_trace_cut, &len);
 	o.verbose = false;
 	out = dump(t, len, "kprobe.trace", &o, &err, &status);
 	ck_assert_int_eq(status, BPFRR_EXIT_TRUNCATED);
