@@ -246,7 +246,7 @@ static int fill_call(struct cg *g, const struct bpfrr_ir_call *c, const struct b
 		uint32_t poff;
 		uint64_t v;
 
-		if (b->data)
+		if (b->data && b->len)	/* an empty buffer may have no image at all (img NULL) */
 			memcpy(img + lc->buf_off[i], b->data, b->len);
 		/* the pointer field: zero until the loader writes it (blob parent),
 		 * or an image offset the replayer rebases (user parent) */
