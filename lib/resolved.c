@@ -113,7 +113,8 @@ struct bpfrr_rt {
 	struct bpfrr_trace_reader *r;
 	unsigned int nr_cpus;		/* the header's, 1 if it says none */
 	struct bpfrr_u64map idents;	/* seq -> index of its first OBJECT record in ids */
-	struct rt_ident *ids;		/* every OBJECT record, in file order */
+	struct bpfrr_u64map ident_by_fd;	/* ident_key(seq, fd) -> newest index into ids */
+	struct rt_ident *ids;		/* the first OBJECT record of each (seq, fd), in file order */
 	uint32_t nr_ids, cap_ids;
 	struct bpfrr_u64map rets;	/* seq of a bpf() call that returned an fd -> rt_ret_key() */
 	struct bpfrr_u64map made_by_seq;	/* seq -> index into made */
@@ -129,15 +130,39 @@ struct bpfrr_rt {
 };
 
 /*
- * An OBJECT record, chained to the next one of the same seq.  A seq can have
- * several: the recorder identifies an fd it adopts (one the trace did not
- * make) with the seq of the call that used it, and that call may make an
- * object of its own (a BPF_RAW_TRACEPOINT_OPEN on an adopted program fd).
+ * An OBJECT record.  A seq can have several, one per fd: the recorder
+ * identifies an fd it adopts (one the trace did not make) with the seq of
+ * the call that used it, and that call may make an object of its own (a
+ * BPF_RAW_TRACEPOINT_OPEN on an adopted program fd).  They are found by
+ * (seq, fd), so a trace that piles records on one seq costs what its
+ * records cost, not their square.
  */
 struct rt_ident {
 	struct bpfrr_rec_object obj;	/* name points into the reader */
-	uint32_t next;			/* index + 1 of the next one of the seq, 0: none */
+	uint32_t next;			/* index + 1 of an earlier one of the same ident_key(), 0: none */
 };
+
+static uint64_t ident_key(uint64_t seq, int32_t fd)
+{
+	uint8_t buf[12];
+
+	memcpy(buf, &seq, 8);
+	memcpy(buf + 8, &fd, 4);
+	return bpfrr_keyed_hash(buf, sizeof(buf));
+}
+
+static const struct bpfrr_rec_object *ident_at(const struct bpfrr_rt *rt, uint64_t seq, int32_t fd)
+{
+	uint64_t idx;
+	uint32_t i;
+
+	if (!bpfrr_u64map_get(&rt->ident_by_fd, ident_key(seq, fd), &idx))
+		return NULL;
+	for (i = (uint32_t)idx + 1; i; i = rt->ids[i - 1].next)
+		if (rt->ids[i - 1].obj.seq == seq && rt->ids[i - 1].obj.fd == fd)
+			return &rt->ids[i - 1].obj;
+	return NULL;
+}
 
 /* What a call returned: its fd and the kind of object it makes. */
 static uint64_t rt_ret_key(int fd, uint32_t kind)
@@ -196,6 +221,7 @@ void bpfrr_rt_free(struct bpfrr_rt *rt)
 	if (!rt)
 		return;
 	bpfrr_u64map_free(&rt->idents);
+	bpfrr_u64map_free(&rt->ident_by_fd);
 	free(rt->ids);
 	bpfrr_u64map_free(&rt->rets);
 	bpfrr_u64map_free(&rt->made_by_seq);
@@ -209,21 +235,18 @@ void bpfrr_rt_free(struct bpfrr_rt *rt)
 
 int bpfrr_rt_add_identity(struct bpfrr_rt *rt, const struct bpfrr_rec_object *o)
 {
-	uint64_t first;
-	uint32_t i;
+	uint64_t key = ident_key(o->seq, o->fd), newest;
 
+	/* one identity per (seq, fd), the first, as the recorder writes them */
+	if (ident_at(rt, o->seq, o->fd))
+		return 0;
 	if (bpfrr_grow((void **)&rt->ids, &rt->cap_ids, rt->nr_ids + 1, sizeof(*rt->ids)))
 		return -ENOMEM;
-	if (!bpfrr_u64map_get(&rt->idents, o->seq, &first)) {
-		if (bpfrr_u64map_put(&rt->idents, o->seq, rt->nr_ids))
-			return -ENOMEM;
-	} else {
-		for (i = (uint32_t)first; rt->ids[i].next; i = rt->ids[i].next - 1)
-			;
-		rt->ids[i].next = rt->nr_ids + 1;
-	}
 	rt->ids[rt->nr_ids].obj = *o;	/* its name points into the reader: valid until it is closed */
-	rt->ids[rt->nr_ids].next = 0;
+	rt->ids[rt->nr_ids].next = bpfrr_u64map_get(&rt->ident_by_fd, key, &newest) ? (uint32_t)newest + 1 : 0;
+	if (bpfrr_u64map_put(&rt->ident_by_fd, key, rt->nr_ids) ||
+	    (!bpfrr_u64map_get(&rt->idents, o->seq, NULL) && bpfrr_u64map_put(&rt->idents, o->seq, rt->nr_ids)))
+		return -ENOMEM;
 	rt->nr_ids++;
 	return 0;
 }
@@ -245,36 +268,24 @@ int bpfrr_rt_add_call(struct bpfrr_rt *rt, const struct bpfrr_rt_call *c)
 
 const struct bpfrr_rec_object *bpfrr_rt_identity(const struct bpfrr_rt *rt, uint64_t seq)
 {
+	const struct bpfrr_rec_object *o;
 	uint64_t first, ret;
-	uint32_t i;
 
 	if (!bpfrr_u64map_get(&rt->idents, seq, &first))
 		return NULL;
 	/* a call seen: the identity of what it returned, never of an fd it adopted */
 	if (bpfrr_u64map_get(&rt->rets, seq, &ret)) {
-		for (i = (uint32_t)first + 1; i; i = rt->ids[i - 1].next) {
-			const struct bpfrr_rec_object *o = &rt->ids[i - 1].obj;
-
-			if ((uint32_t)ret != BPFRR_OBJ_NONE && o->fd == (int32_t)(ret >> 32) &&
-			    ((uint32_t)ret == BPFRR_OBJ_ANY || o->kind == (uint32_t)ret))
-				return o;
-		}
-		return NULL;
+		if ((uint32_t)ret == BPFRR_OBJ_NONE)
+			return NULL;
+		o = ident_at(rt, seq, (int32_t)(ret >> 32));
+		return o && ((uint32_t)ret == BPFRR_OBJ_ANY || o->kind == (uint32_t)ret) ? o : NULL;
 	}
 	return &rt->ids[first].obj;
 }
 
 const struct bpfrr_rec_object *bpfrr_rt_identity_fd(const struct bpfrr_rt *rt, uint64_t seq, int fd)
 {
-	uint64_t first;
-	uint32_t i;
-
-	if (!bpfrr_u64map_get(&rt->idents, seq, &first))
-		return NULL;
-	for (i = (uint32_t)first + 1; i; i = rt->ids[i - 1].next)
-		if (rt->ids[i - 1].obj.fd == fd)
-			return &rt->ids[i - 1].obj;
-	return NULL;
+	return ident_at(rt, seq, fd);
 }
 
 int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfrr_trace_record *rec),

@@ -120,10 +120,12 @@ struct bpfrr_rt *bpfrr_rt_new(struct bpfrr_trace_reader *r);
 void bpfrr_rt_free(struct bpfrr_rt *rt);
 
 /*
- * The recorder's identities of objects (OBJECT records), by the seq they
- * carry.  A seq may carry several: the recorder also identifies an fd it
- * adopts (made outside the trace) with the seq of the call that used it.
- * 0 or -ENOMEM.
+ * The recorder's identities of objects (OBJECT records), by the seq and fd
+ * they carry.  A seq may carry several: the recorder also identifies an fd
+ * it adopts (made outside the trace) with the seq of the call that used it.
+ * A second record of the same (seq, fd) is not one a recorder writes: the
+ * first is kept.  Identities are pointers into the layer: add them all
+ * (bpfrr_rt_collect()) before looking any up.  0 or -ENOMEM.
  */
 int bpfrr_rt_add_identity(struct bpfrr_rt *rt, const struct bpfrr_rec_object *o);
 /*

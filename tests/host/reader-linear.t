@@ -5,8 +5,9 @@
 # its fd event, identity and close) and 100,000 SYMBOL records, written by
 # tests/host/synth_hostile: "plain" numbers calls 1, 2, 3 ...; "collide" spaces
 # them 2^47 apart (one slot of the multiplicative hash the readers' maps
-# used to have) and repeats one symbol value under 100,000 module names (one
-# chain). `bpfrr dump --summary` and `bpfrr translate` of the collide trace
+# used to have), repeats one symbol value under 100,000 module names (one
+# chain) and piles 100,000 identity records of adopted fds on one seq
+# (another chain). `bpfrr dump --summary` and `bpfrr translate` of the collide trace
 # must take at most twice the plain one's time (best of two runs each; the
 # collide run is cut off at 10x, which is how the old maps failed here:
 # 114 s against 0.9 s). (TAP)

@@ -8,9 +8,12 @@
  * value, as a recorder does.  "collide" spaces the seqs 2^47 apart, which
  * put every key in one slot of the multiplicative hash the readers' maps
  * used to have, and repeats one symbol value under N module names, which
- * made every lookup walk one chain of N.  Both traces are valid and carry
- * the same records, so a reader whose maps are sound reads them in the
- * same time.
+ * made every lookup walk one chain of N.  Each map also gets a second
+ * identity record, of an adopted fd: "plain" puts it under the map's own
+ * seq, "collide" all of them under the first call's, which made a reader
+ * that chained a seq's identities walk the chain for each new one.  Both
+ * traces are valid and carry the same records, so a reader whose maps are
+ * sound reads them in the same time.
  *
  * synth_hostile bigseq|halfimm|fdlie FILE: a one-map, one-program load that
  * no kernel and no recorder makes, for tests/host/stage-agree.t:
@@ -157,6 +160,10 @@ int main(int argc, char **argv)
 		s.seq = seq - 1;
 		synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, 3);
 		synth_fd(&s, seq, 100, BPFRR_FD_NEW, 3, BPFRR_OBJ_MAP, seq);
+		synth_object(&s, &o);
+		/* an identity of an adopted fd: "collide" piles them all on the first call's seq */
+		o.seq = collide ? seq_of(true, 1) : seq;
+		o.fd = 1000 + (int32_t)i;
 		synth_object(&s, &o);
 		synth_fd(&s, 0, 100, BPFRR_FD_CLOSE, 3, BPFRR_OBJ_MAP, seq);
 	}
