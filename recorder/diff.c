@@ -855,7 +855,7 @@ static int read_side(struct side *s, FILE *err)
 	const char *path = s->path;
 	struct bpfrr_trace_record rec;
 	struct bpfrr_rt_call c;
-	int st;
+	int st, ret;
 
 	while ((st = bpfrr_trace_next(s->r, &rec)) == BPFRR_TRACE_RECORD) {
 		switch (rec.type) {
@@ -864,7 +864,13 @@ static int read_side(struct side *s, FILE *err)
 				goto nomem;
 			break;
 		case BPFRR_REC_FD_EVENT:
-			if (bpfrr_rt_fd_event(s->rt, &rec.fd_event))
+			ret = bpfrr_rt_fd_event(s->rt, &rec.fd_event);
+			if (ret == -EBADMSG) {
+				fprintf(err, "bpfrr diff: %s: the fd event of seq %" PRIu64 " contradicts what that "
+					"call returned: not a trace a recorder writes\n", path, rec.fd_event.seq);
+				return -1;
+			}
+			if (ret)
 				goto nomem;
 			if (rec.fd_event.op == BPFRR_FD_ADOPT) {
 				const struct bpfrr_fdm_obj *o = bpfrr_fdm_lookup(bpfrr_rt_fdm(s->rt), rec.fd_event.tid,

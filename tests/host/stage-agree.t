@@ -8,8 +8,8 @@
 # - halfimm: a program whose last instruction is the first half of an
 #   ld_imm64: translate refuses it (exit 1) by instruction, instead of
 #   failing inside or leaving it to the kernel;
-# - fdlie: a call that returned fd 3 with an fd event saying fd 4: dump and
-#   translate both call the trace bad input (exit 2).
+# - fdlie: a call that returned fd 3 with an fd event saying fd 4: dump,
+#   translate and diff all call the trace bad input (exit 2).
 # And for each, what translate accepts, replay --plan (stock and patched
 # caps, under build/host/nobpf) accepts too. (TAP)
 set -u
@@ -54,6 +54,14 @@ expect() {
 expect bigseq 1 "seq 8589934593 BPF_MAP_CREATE cannot be translated: its seq does not fit" 0
 expect halfimm 1 "instruction 2 is the first half of an ld_imm64" 0
 expect fdlie 2 "the fd event of seq 1 (new fd 4) contradicts what that call returned" 2
+# diff reads the same trace the same way (it once called this "out of memory")
+"$nobpf" -- "$bpfrr" diff "$tmp/fdlie.trace" "$tmp/fdlie.trace" >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st = 2 ] && grep -q "the fd event of seq 1 contradicts what that call returned" "$tmp/err"; then
+	ok "fdlie: diff exits 2: $(head -n 1 "$tmp/err")"
+else
+	not_ok "fdlie: diff exit $st (want 2, the contradiction named): $(head -c 300 "$tmp/err")"
+fi
 
 echo "1..$n"
 [ "$failed" = 0 ]
