@@ -1452,40 +1452,47 @@ static struct bpfrr_trace_reader *reader_alloc(const char *name, unsigned int fl
 	return r;
 }
 
-struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, const char *name,
-						unsigned int flags, char **err)
+struct bpfrr_trace_reader *bpfrr_trace_open_owned(uint8_t *data, size_t len, const char *name,
+						  unsigned int flags, char **err)
 {
 	struct bpfrr_trace_reader *r = reader_alloc(name, flags, err);
 
-	if (!r)
+	if (!r) {
+		free(data);
 		return NULL;
-	r->data = malloc(len ? len : 1);
-	if (!r->data) {
+	}
+	r->data = data;
+	r->size = len;
+	return open_parse(r, err);
+}
+
+struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, const char *name,
+						unsigned int flags, char **err)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+
+	if (!copy) {
 		if (err)
 			*err = strdup("out of memory");
-		bpfrr_trace_reader_close(r);
 		return NULL;
 	}
 	if (len)
-		memcpy(r->data, data, len);
-	r->size = len;
-	return open_parse(r, err);
+		memcpy(copy, data, len);
+	return bpfrr_trace_open_owned(copy, len, name, flags, err);
 }
 
 struct bpfrr_trace_reader *bpfrr_trace_open(const char *path, unsigned int flags, char **err)
 {
 	static const char *const magics[] = { BPFRR_TRACE_MAGIC, NULL };
-	struct bpfrr_trace_reader *r = reader_alloc(path, flags, err);
+	uint8_t *data;
 	char msg[512];
+	size_t len;
 
-	if (!r)
-		return NULL;
 	/* whole, once, and no further than the magic when it is not a trace's */
-	if (bpfrr_frame_read_file(path, magics, BPFRR_TRACE_MAX_FILE, &r->data, &r->size, msg, sizeof(msg))) {
+	if (bpfrr_frame_read_file(path, magics, BPFRR_TRACE_MAX_FILE, &data, &len, msg, sizeof(msg))) {
 		if (err)
 			*err = strdup(msg);
-		bpfrr_trace_reader_close(r);
 		return NULL;
 	}
-	return open_parse(r, err);
+	return bpfrr_trace_open_owned(data, len, path, flags, err);
 }

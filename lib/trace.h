@@ -393,6 +393,9 @@ struct bpfrr_trace_reader *bpfrr_trace_open(const char *path, unsigned int flags
 /* The same on bytes in memory (copied); name is used in messages. */
 struct bpfrr_trace_reader *bpfrr_trace_open_mem(const void *data, size_t len, const char *name,
 						unsigned int flags, char **err);
+/* The same on a malloc'd buffer the reader takes (and frees, failing or not): no copy. */
+struct bpfrr_trace_reader *bpfrr_trace_open_owned(uint8_t *data, size_t len, const char *name,
+						  unsigned int flags, char **err);
 void bpfrr_trace_reader_close(struct bpfrr_trace_reader *r);
 
 /* NULL only if the file ends inside the HEADER (see bpfrr_trace_open()). */

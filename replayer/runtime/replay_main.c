@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,11 +123,11 @@ static int read_input(struct bpfrr_replay_out *out, const char *path, struct bpf
 		struct bpfrr_trace_reader *r;
 		char *open_err = NULL;
 
-		r = bpfrr_trace_open_mem(data, len, path, 0, &open_err);
+		r = bpfrr_trace_open_owned(data, len, path, 0, &open_err);
+		data = NULL;	/* the reader's now */
 		if (!r) {
 			fail(out, "%s", open_err ? open_err : "out of memory");
 			free(open_err);
-			free(data);
 			return BPFRR_EXIT_USAGE;
 		}
 		*ir = bpfrr_frontend_translate_reader(r, &fo, &res, err, sizeof(err));
@@ -295,8 +296,8 @@ static bool on_bpffs_dir(const char *path)
  */
 static int prepare_pin_dir(struct bpfrr_replay_out *out, const char *dir, bool *made)
 {
-	char *parent, *slash;
-	bool ok;
+	char *copy, *parent;
+	int ret = 0;
 
 	*made = false;
 	if (on_bpffs_dir(dir))
@@ -305,34 +306,23 @@ static int prepare_pin_dir(struct bpfrr_replay_out *out, const char *dir, bool *
 		fail(out, "--pin %s: not a directory on a bpf filesystem", dir);
 		return BPFRR_EXIT_USAGE;
 	}
-	parent = strdup(dir);
-	if (!parent) {
+	copy = strdup(dir);	/* dirname() may write to it */
+	if (!copy) {
 		fail(out, "--pin %s: out of memory", dir);
 		return BPFRR_EXIT_FAILURE;
 	}
-	while ((slash = strrchr(parent, '/')) && slash != parent && !slash[1])
-		*slash = '\0';	/* trailing slashes */
-	slash = strrchr(parent, '/');
-	if (slash == parent)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	else
-		strcpy(parent, ".");
-	ok = on_bpffs_dir(parent);
-	if (!ok) {
-		fail(out, "--pin %s: %s is not a directory on a bpf filesystem (mount -t bpf bpf DIR)", dir,
-		     parent);
-		free(parent);
-		return BPFRR_EXIT_USAGE;
-	}
-	free(parent);
-	if (mkdir(dir, 0700)) {
+	parent = dirname(copy);
+	if (!on_bpffs_dir(parent)) {
+		fail(out, "--pin %s: %s is not a directory on a bpf filesystem (mount -t bpf bpf DIR)", dir, parent);
+		ret = BPFRR_EXIT_USAGE;
+	} else if (mkdir(dir, 0700)) {
 		fail(out, "--pin %s: %s", dir, strerror(errno));
-		return BPFRR_EXIT_FAILURE;
+		ret = BPFRR_EXIT_FAILURE;
+	} else {
+		*made = true;
 	}
-	*made = true;
-	return 0;
+	free(copy);
+	return ret;
 }
 
 int bpfrr_replay_main(int argc, char **argv)
