@@ -394,12 +394,33 @@ static const struct fe_buf *products_buf(const struct fe_call *c, const char **p
  * alive from the run on), located at that offset, and the identity is the
  * recorder's OBJECT record of the adopted fd.
  */
+struct products_run {
+	struct fe_call *c;
+	const struct fe_buf *fb;
+	const char *path;
+};
+
 static int find_products(struct fe_trace *t)
 {
+	struct products_run *runs = NULL;
+	uint32_t i, off, nr_runs = 0, cap_runs = 0;
 	struct bpfrr_fdm_obj *b;
-	uint32_t i, off;
+	int ret = 0;
 
-	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+	/* the runs that may have made objects, found once (there are few; calls are many) */
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_buf *fb;
+		const char *path;
+
+		if (!(fb = products_buf(&t->calls[i], &path)))
+			continue;
+		if (bpfrr_grow((void **)&runs, &cap_runs, nr_runs + 1, sizeof(*runs))) {
+			free(runs);
+			return -ENOMEM;
+		}
+		runs[nr_runs++] = (struct products_run){ &t->calls[i], fb, path };
+	}
+	for (b = bpfrr_fdm_objects(t->fdm); b && nr_runs; b = b->next_all) {
 		struct fe_obj *o = (struct fe_obj *)b;
 		struct fe_call *run = NULL;
 		const struct fe_buf *fb = NULL;
@@ -408,18 +429,14 @@ static int find_products(struct fe_trace *t)
 
 		if (!o->adopt_seq || o->alias_of)
 			continue;
-		for (i = 0; i < t->nr_calls; i++) {
-			struct fe_call *c = &t->calls[i];
-			const struct fe_buf *cb;
-			const char *cp;
+		for (i = 0; i < nr_runs; i++) {
+			struct fe_call *c = runs[i].c;
 
 			if (c->seq >= o->adopt_seq || c->tid != o->adopt_tid || (run && c->seq < run->seq))
 				continue;
-			if ((cb = products_buf(c, &cp))) {
-				run = c;
-				fb = cb;
-				path = cp;
-			}
+			run = c;
+			fb = runs[i].fb;
+			path = runs[i].path;
 		}
 		if (!run || fb->len < 4)
 			continue;
@@ -443,8 +460,10 @@ static int find_products(struct fe_trace *t)
 		if (off + 4 > fb->len)
 			continue;
 		if (bpfrr_grow((void **)&run->products, &run->cap_products, run->nr_products + 1,
-			       sizeof(*run->products)))
-			return -ENOMEM;
+			       sizeof(*run->products))) {
+			ret = -ENOMEM;
+			break;
+		}
 		run->products[run->nr_products++] = o;
 		run->products_buf = path;
 		o->run = run;
@@ -457,7 +476,8 @@ static int find_products(struct fe_trace *t)
 		if (o->base.first_clock > run->clock)
 			o->base.first_clock = run->clock;
 	}
-	return 0;
+	free(runs);
+	return ret;
 }
 
 int fe_pass_fdlife(struct fe_trace *t, char *err, size_t err_size)
