@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Replays under the kernel's fault injection (issue 14, faults in the kernel):
+# each loader is recorded and translated, replayed once clean with the
+# fault-injection count armed high (tests/guest/fault-nth.c: how many
+# allocation checks failslab and fail_page_alloc make in the replay's thread),
+# then replayed RUNS times with the Nth of those checks failing, N spread
+# evenly over them. Every replay must either succeed with 0 mismatches or
+# exit 1 with a "bpfrr replay: ..." line saying what failed, leave no program,
+# map, link or BTF object behind (id walk), and the kernel must print no
+# report (BUG, WARNING, KASAN, lockdep, ...).
+#
+#   BPFRR_FAULT_RUNS   replays per loader (default 6; tests/faults/run: 50)
+#   BPFRR_FAULT_LOADERS  the loaders (default: fx_maps fx_attach opensnoop)
+#   BPFRR_TEST_OUT     if set, one line per replay goes to $BPFRR_TEST_OUT/faults.tsv:
+#                      loader N injected|not-injected exit-status outcome first-error-line
+set -u
+. "$(dirname "$0")/record-lib.sh"
+FAULT_NTH=$ROOT/tests/guest/fault-nth
+runs=${BPFRR_FAULT_RUNS:-6}
+loaders=${BPFRR_FAULT_LOADERS:-fx_maps fx_attach opensnoop}
+tsv=${BPFRR_TEST_OUT:+$BPFRR_TEST_OUT/faults.tsv}
+dbg=/sys/kernel/debug
+
+if [ ! -d $dbg/failslab ] || [ ! -d $dbg/fail_page_alloc ]; then
+	# kernel/config/x86_64.config has them; the arm64 kernels, not yet
+	if [ "$BPFRR_ARCH" = arm64 ]; then
+		echo "the arm64 guest kernel has no fault injection yet (kernel/config/x86_64.config only)"
+		exit 77
+	fi
+	echo "the kernel has no failslab or fail_page_alloc (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC,"
+	echo "CONFIG_FAULT_INJECTION_DEBUG_FS in kernel/config/x86_64.config)"
+	exit 1
+fi
+# fail-nth only: no random faults anywhere else; GFP_KERNEL allocations count
+# (both capabilities skip those that may sleep by default), user pages do not
+# (fail_page_alloc's ignore-gfp-highmem stays Y: a failed user page fault is
+# retried, not an error anyone could report).
+for cap in failslab fail_page_alloc; do
+	echo 0 >$dbg/$cap/probability
+	echo 0 >$dbg/$cap/verbose
+	echo N >$dbg/$cap/ignore-gfp-wait
+done
+[ -n "$tsv" ] && : >"$tsv"
+
+# Kernel reports: anything a kernel bug prints (page allocation failure
+# warnings are what an injected page fault is expected to print).
+kernel_reports() {
+	dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular|inconsistent lock|sleeping function called|refcount_t:|list_(add|del) corruption|kernel BUG|hung_task|RCU stall' |
+		grep -v 'page allocation failure' || true
+}
+reports_before=$(kernel_reports | wc -l)
+
+record_loader() {
+	case $1 in
+	opensnoop) record_cmd "$1.trace" "$1.rec.out" opensnoop -d 1 ;;
+	*) record_cmd "$1.trace" "$1.rec.out" "$FX/$1" ;;
+	esac
+}
+
+total=0 clean=0 failed=0
+for l in $loaders; do
+	if ! record_loader "$l"; then
+		fail "$l: bpfrr record exited $rc: $(head -n 3 "$l.rec.out.err")"
+		continue
+	fi
+	if ! "$BPFRR" translate -o "$l.bundle" "$l.trace" 2>"$l.terr"; then
+		fail "$l: bpfrr translate: $(cat "$l.terr")"
+		continue
+	fi
+	# the clean run: how many allocation checks a whole replay makes
+	take_max
+	"$FAULT_NTH" "$l.count" 4294967295 "$BPFRR" replay --verify "$l.bundle" >"$l.clean" 2>&1
+	st=$?
+	read -r what used <"$l.count"
+	if [ $st -ne 0 ] || [ "$what" != not-injected ] || ! grep -q '^verify: [0-9]* checks, 0 mismatches' "$l.clean"; then
+		fail "$l: the replay without a fault: status $st, $what: $(tail -n 3 "$l.clean")"
+		continue
+	fi
+	pass "$l: replays clean, making $used allocation checks"
+	check_nothing_left "$l: the clean replay"
+
+	k=1
+	while [ $k -le "$runs" ]; do
+		# spread over [1, used]: the first check, the last, and evenly between
+		n=$(awk -v k=$k -v r="$runs" -v u="$used" 'BEGIN { if (r == 1) { print 1; exit }
+			n = 1 + int((k - 1) * (u - 1) / (r - 1)); print n }')
+		k=$((k + 1))
+		total=$((total + 1))
+		take_max
+		"$FAULT_NTH" "$l.rep" "$n" "$BPFRR" replay --verify "$l.bundle" >"$l.out" 2>"$l.err"
+		st=$?
+		read -r what _ <"$l.rep"
+		first=$(grep -m 1 '^bpfrr replay: ' "$l.err")
+		if [ $st -eq 0 ] && grep -q '^verify: [0-9]* checks, 0 mismatches' "$l.out"; then
+			outcome=ok
+			clean=$((clean + 1))
+		elif [ $st -eq 1 ] && [ -n "$first" ] && ! grep -q 'internal error' "$l.err"; then
+			outcome=failed
+			failed=$((failed + 1))
+		else
+			outcome=BAD
+			fail "$l: fault at check $n ($what): status $st: $(tail -n 3 "$l.err" | tr '\n' ' ')"
+			sed 's/^/    /' "$l.out" | tail -n 5
+		fi
+		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
+		if [ "$left" != "0 0 0 0" ]; then
+			check_nothing_left "$l: fault at check $n ($what, $outcome, status $st)"
+			outcome="$outcome+LEAK"
+		fi
+		[ -n "$tsv" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$l" "$n" "$what" "$st" "$outcome" "$first" >>"$tsv"
+	done
+	pass "$l: $runs replays with a fault injected done"
+done
+
+reports=$(kernel_reports | wc -l)
+if [ "$reports" -gt "$reports_before" ]; then
+	fail "the kernel printed $((reports - reports_before)) report line(s):"
+	kernel_reports | tail -n +$((reports_before + 1)) | head -n 20 | sed 's/^/    /'
+else
+	pass "no kernel report"
+fi
+pass "$total replays under a fault: $clean succeeded with 0 mismatches, $failed failed naming what failed"
+finish
