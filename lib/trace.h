@@ -35,8 +35,14 @@
 
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
-#define BPFRR_TRACE_VERSION_MAJOR	1
-#define BPFRR_TRACE_VERSION_MINOR	1
+/* The version the writer writes (docs/trace-format.md, "versioning"). */
+#define BPFRR_TRACE_VERSION_MAJOR	2
+#define BPFRR_TRACE_VERSION_MINOR	0
+/* The newest 1.x: read, and written by bpfrr_trace_create_fd_version(fd, hdr, 1) */
+#define BPFRR_TRACE_V1_MINOR		1
+
+/* 2.x: no attr is longer than this (the recorder captures at most 4096 bytes) */
+#define BPFRR_TRACE_ATTR_MAX		65536u
 
 /* No record payload is larger than this; readers reject bigger lengths. */
 #define BPFRR_TRACE_MAX_PAYLOAD		(320u << 20)	/* > BPFRR_ABI_BUF_MAX + framing */
@@ -337,7 +343,9 @@ struct bpfrr_trace_record {
  *
  * Every record is written with write(2) as soon as it is produced; nothing is
  * held back, so a recorder killed with SIGKILL leaves all earlier records
- * readable.  Not thread-safe.  Functions return 0 or -errno; after an I/O
+ * readable.  A writer writes format 2.0 unless made with
+ * bpfrr_trace_create_fd_version(fd, hdr, 1), which writes 1.1 (the tests of
+ * the 1.x reader use it; both encode the same records).  Not thread-safe.  Functions return 0 or -errno; after an I/O
  * error every later call fails with the same error.
  */
 struct bpfrr_trace_writer;
@@ -347,6 +355,9 @@ struct bpfrr_trace_writer;
 struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr);
 /* The same on an open fd (which bpfrr_trace_close() closes). */
 struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr);
+/* The same in format major.x (1 or 2); EINVAL for another major. */
+struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
+							 unsigned int major);
 
 /* Stores len bytes (unless identical bytes were stored already) and returns
  * the blob id to put into records; 0 with errno set on failure.  len 0 is a

@@ -516,6 +516,78 @@ static void dump_recorded(const char *subdir)
 	fprintf(stderr, "# %d recorded traces of %s dumped\n", n, subdir);
 }
 
+
+/* Dump bytes with opts: stdout (malloc'd) and the exit status. */
+static char *dump_text(const uint8_t *trace, size_t len, const struct bpfrr_dump_opts *opts, int *status)
+{
+	char *out_text = NULL, *err_text = NULL, *open_err = NULL;
+	size_t out_len = 0, err_len = 0;
+	struct bpfrr_trace_reader *r;
+	FILE *out, *err;
+
+	r = bpfrr_trace_open_mem(trace, len, "synth.trace", 0, &open_err);
+	ck_assert_msg(r, "%s", open_err);
+	out = open_memstream(&out_text, &out_len);
+	err = open_memstream(&err_text, &err_len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	*status = bpfrr_dump_trace(r, opts, out, err);
+	fclose(out);
+	fclose(err);
+	bpfrr_trace_reader_close(r);
+	free(err_text);
+	return out_text;
+}
+
+/*
+ * Trace format 2.0 holds the same records in fewer bytes: every synthetic
+ * trace, written in 1.1 and in 2.0, dumps the same in every printer (but for
+ * the format named in the first line), and the 2.0 file is smaller.
+ */
+START_TEST(same_dump_in_both_formats)
+{
+	static int (*const writers[])(int fd) = {
+		synth_kprobe_trace_whole, synth_kprobe_trace_cut, synth_portable_trace, synth_lskel_trace,
+		synth_later_uapi_trace,
+	};
+	const struct bpfrr_dump_opts opts[] = {
+		{ .verbose = true }, { .json = true }, { .summary = true }, { .summary = true, .json = true },
+	};
+
+	for (size_t k = 0; k < sizeof(writers) / sizeof(writers[0]); k++) {
+		uint8_t *t1, *t2;
+		size_t len1, len2;
+
+		synth_major = 1;
+		t1 = synth_bytes_of(writers[k], &len1);
+		synth_major = 2;
+		t2 = synth_bytes_of(writers[k], &len2);
+		synth_major = 1;
+		ck_assert_ptr_nonnull(t1);
+		ck_assert_ptr_nonnull(t2);
+		ck_assert_msg(len2 < len1, "trace %zu: 2.0 %zu bytes, 1.1 %zu", k, len2, len1);
+		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			int st1, st2;
+			char *a = dump_text(t1, len1, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);
+			char *v = strstr(a, ", format 1.1, ");
+			char msg[1200];
+
+			if (v)
+				memcpy(v, ", format 2.0, ", strlen(", format 2.0, "));
+			ck_assert_int_eq(st1, st2);
+			if (strcmp(a, b)) {
+				first_difference(b, a, msg, sizeof(msg));
+				ck_abort_msg("trace %zu, printer %zu: 2.0 dumps differently from 1.1 at %s", k, i, msg);
+			}
+			free(a);
+			free(b);
+		}
+		free(t1);
+		free(t2);
+	}
+}
+END_TEST
+
 START_TEST(recorded_traces)
 {
 	dump_recorded("traces");
@@ -702,6 +774,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, truncated_and_corrupt);
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
+	tcase_add_test(tc, same_dump_in_both_formats);
 	tcase_add_test(tc, perf_attr_bits);
 	tcase_add_test(tc, sys_params);
 	tcase_add_test(tc, printers);
