@@ -271,26 +271,27 @@ static void put_time(struct bpfrr_trace_writer *w, uint64_t t)
 static void put_str2(struct bpfrr_trace_writer *w, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
+	bool intern = n < INTERN_MAX;
 	uint64_t hash = 0, slot;
 	struct interned_str *is;
 
 	if (!s)
 		s = "";
-	if (n < INTERN_MAX) {
+	if (intern) {
 		hash = bpfrr_keyed_hash(s, n);
 		if (bpfrr_u64map_get(&w->interned, hash, &slot)) {
 			if (!strcmp(w->strs[slot].s, s)) {
 				put_var(w, w->strs[slot].index);
 				return;
 			}
-			n = INTERN_MAX;	/* another string under the same hash: inline, not interned */
+			intern = false;	/* another string under the same hash: inline, not interned */
 		}
 	}
 	put_var(w, 0);
 	put_var(w, n + 1);
-	put_bytes(w, s, strlen(s) + 1);
+	put_bytes(w, s, n + 1);
 	w->nr_strs++;
-	if (n >= INTERN_MAX)
+	if (!intern)
 		return;
 	/* remembering it is an optimisation: without memory the string is only written again */
 	if (w->nr_interned == w->interned_cap) {
