@@ -5,13 +5,17 @@
  *
  * The byte layout is specified in docs/trace-format.md; this header is the
  * C view of it.  In short: a 16-byte file prefix (magic "BPFRRTR\0",
- * version), a HEADER record, then framed records
+ * version), a HEADER record, then framed records, ending with an END record.
+ * Version 1.x frames are
  *     u32 type, u32 payload length, u32 crc32c(type, length, payload), payload,
  *     zero padding to the next multiple of 8
- * (the HEADER's CRC also covers the file prefix),
- * all little-endian, ending with an END record.  The framing is frame.h's,
- * shared with the bundle.  A file without END is a
- * truncated trace: its complete records are still read.
+ * with fixed-size little-endian fields; version 2.0 (what the writer
+ * writes) has the same records and fields in compact frames
+ *     varint type, varint length, u32 crc32c, payload
+ * with varints, a string table and attrs as runs of non-zero bytes.  The
+ * HEADER's CRC also covers the file prefix.  The framing is frame.h's (the
+ * 1.x one is shared with the bundle).  A file without END is a truncated
+ * trace: its complete records are still read.
  *
  * The same structs are used to write records and to read them back.  When
  * reading, every pointer in a record points into memory owned by the reader:
@@ -345,8 +349,10 @@ struct bpfrr_trace_record {
  * held back, so a recorder killed with SIGKILL leaves all earlier records
  * readable.  A writer writes format 2.0 unless made with
  * bpfrr_trace_create_fd_version(fd, hdr, 1), which writes 1.1 (the tests of
- * the 1.x reader use it; both encode the same records).  Not thread-safe.  Functions return 0 or -errno; after an I/O
- * error every later call fails with the same error.
+ * the 1.x reader use it; both encode the same records).  Not thread-safe.
+ * Functions return 0 or -errno; after an I/O error every later call fails
+ * with the same error (in 2.0 also after a record that could not be
+ * encoded: its strings were counted in the reader's table already).
  */
 struct bpfrr_trace_writer;
 
