@@ -4,6 +4,7 @@
  *
  *   trace_stats sizes TRACE
  *   trace_stats durations TRACE [SEQ...]
+ *   trace_stats reencode TRACE OUT
  *
  * sizes prints one line of key=value words:
  *
@@ -17,10 +18,14 @@
  *   stored       bytes of BLOB data in the file (identical buffers once)
  *   identity     BLOB bytes only the recorder's OBJECT records refer to
  *                (bpf_*_info structs it asked for, not captured memory)
+ *   elf          BLOB bytes only ELF records refer to (the BPF objects the
+ *                recorder read from the loader's files, 1.1 on)
  *   blob_rec, call_rec, other_rec
  *                file bytes of BLOB records, BPF_CALL/SYSCALL records (attr
  *                inline, region descriptions) and all other records (header,
  *                tasks, fd events, objects, notes, end), framing included
+ *                (a record's bytes run from its offset to the next record's;
+ *                the HEADER and the file prefix are not counted)
  *   bpf_calls, syscalls, blobs
  *
  * durations prints "calls=N duration_us=D busy_us=B missing=M": D is the sum
@@ -29,6 +34,10 @@
  * time at least one of them was in progress (the union of their intervals:
  * less than D when calls of several threads overlapped), N the calls summed,
  * M the listed seqs not in the trace or that never returned.
+ *
+ * reencode writes TRACE's records again, in the format this bpfrr writes, to
+ * OUT (the END record gets the time of the rewrite): the same recording in
+ * the current format, to compare sizes with traces recorded before it.
  *
  * Exit status 0; 2 for a bad command line or a trace that does not read to
  * its END record (the error is printed).
@@ -46,7 +55,7 @@
 #define ME "trace_stats"
 
 struct sizes {
-	uint64_t attr, buffers, stored, identity;
+	uint64_t attr, buffers, stored, identity, elf;
 	uint64_t blob_rec, call_rec, other_rec;
 	uint64_t bpf_calls, syscalls, blobs;
 };
@@ -54,12 +63,12 @@ struct sizes {
 /* What each blob id is referred to by. */
 struct blob_use {
 	uint64_t len;
-	bool by_region, by_object;
+	bool by_region, by_object, by_elf;
 };
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: " ME " sizes TRACE | " ME " durations TRACE [SEQ...]\n");
+	fprintf(stderr, "usage: " ME " sizes TRACE | " ME " durations TRACE [SEQ...] | " ME " reencode TRACE OUT\n");
 	exit(2);
 }
 
@@ -105,6 +114,53 @@ static uint64_t regions_bytes(const struct bpfrr_trace_region *g, uint32_t n,
 	return sum;
 }
 
+static int cmd_reencode(const char *path, const char *out)
+{
+	struct bpfrr_trace_reader *r = open_trace(path);
+	const struct bpfrr_trace_header *h = bpfrr_trace_header(r);
+	struct bpfrr_trace_writer *w = bpfrr_trace_create(out, h);
+	struct bpfrr_trace_record rec;
+	int status, err = 0;
+
+	if (!w) {
+		fprintf(stderr, ME ": %s: %s\n", out, strerror(errno));
+		return 2;
+	}
+	while (!err && (status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		switch (rec.type) {
+		case BPFRR_REC_BLOB:
+			/* ids stay the same: a trace holds no two equal blobs */
+			if (bpfrr_trace_put_blob(w, rec.blob.data, rec.blob.len) != rec.blob.id)
+				err = -EINVAL;
+			break;
+		case BPFRR_REC_TASK: err = bpfrr_trace_write_task(w, &rec.task); break;
+		case BPFRR_REC_BPF_CALL: err = bpfrr_trace_write_bpf_call(w, &rec.bpf_call); break;
+		case BPFRR_REC_SYSCALL: err = bpfrr_trace_write_syscall(w, &rec.syscall); break;
+		case BPFRR_REC_FD_EVENT: err = bpfrr_trace_write_fd_event(w, &rec.fd_event); break;
+		case BPFRR_REC_OBJECT: err = bpfrr_trace_write_object(w, &rec.object); break;
+		case BPFRR_REC_NOTE: err = bpfrr_trace_write_note(w, &rec.note); break;
+		case BPFRR_REC_KERNEL: err = bpfrr_trace_write_kernel(w, &rec.kernel); break;
+		case BPFRR_REC_SYMBOL: err = bpfrr_trace_write_symbol(w, &rec.symbol); break;
+		case BPFRR_REC_ELF: err = bpfrr_trace_write_elf(w, &rec.elf); break;
+		case BPFRR_REC_END:
+			err = bpfrr_trace_close(w, rec.end.exit_status, rec.end.flags);
+			w = NULL;
+			break;
+		default:
+			fprintf(stderr, ME ": %s: record type %u is not known here\n", path, rec.type);
+			err = -EINVAL;
+			break;
+		}
+	}
+	if (err) {
+		fprintf(stderr, ME ": %s: %s\n", out, strerror(-err));
+		return 2;
+	}
+	check_end(r, status);
+	bpfrr_trace_reader_close(r);
+	return 0;
+}
+
 static int cmd_sizes(const char *path)
 {
 	struct bpfrr_trace_reader *r = open_trace(path);
@@ -112,6 +168,7 @@ static int cmd_sizes(const char *path)
 	uint64_t nr_use = 0, cap_use = 0, i;
 	struct bpfrr_trace_record rec;
 	struct sizes s = { 0 };
+	uint64_t *counter = NULL, counted_from = 0;
 	struct stat st;
 	int status;
 
@@ -120,12 +177,15 @@ static int cmd_sizes(const char *path)
 		return 2;
 	}
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
-		/* 12-byte frame, payload, zero padding to the next multiple of 8 */
-		uint64_t bytes = (12 + (uint64_t)rec.length + 7) / 8 * 8;
+		/* a record's bytes (framing, padding) run to the next one: counted then */
+		if (counter)
+			*counter += rec.offset - counted_from;
+		counted_from = rec.offset;
+		counter = &s.other_rec;
 
 		switch (rec.type) {
 		case BPFRR_REC_BLOB:
-			s.blob_rec += bytes;
+			counter = &s.blob_rec;
 			s.stored += rec.blob.len;
 			s.blobs++;
 			/* ids are 1, 2, 3, ... in file order (the reader checks) */
@@ -140,40 +200,47 @@ static int cmd_sizes(const char *path)
 			use[nr_use++] = (struct blob_use){ .len = rec.blob.len };
 			break;
 		case BPFRR_REC_BPF_CALL:
-			s.call_rec += bytes;
+			counter = &s.call_rec;
 			s.bpf_calls++;
 			s.attr += rec.bpf_call.attr_len + rec.bpf_call.attr_exit_len;
 			s.buffers += regions_bytes(rec.bpf_call.regions, rec.bpf_call.nr_regions,
 						   use, nr_use);
 			break;
 		case BPFRR_REC_SYSCALL:
-			s.call_rec += bytes;
+			counter = &s.call_rec;
 			s.syscalls++;
 			s.buffers += regions_bytes(rec.syscall.regions, rec.syscall.nr_regions,
 						   use, nr_use);
 			break;
 		case BPFRR_REC_OBJECT:
-			s.other_rec += bytes;
 			if (rec.object.info_blob && rec.object.info_blob <= nr_use)
 				use[rec.object.info_blob - 1].by_object = true;
 			break;
+		case BPFRR_REC_ELF:
+			if (rec.elf.blob && rec.elf.blob <= nr_use)
+				use[rec.elf.blob - 1].by_elf = true;
+			break;
 		default:
-			s.other_rec += bytes;
 			break;
 		}
 	}
 	check_end(r, status);
-	for (i = 0; i < nr_use; i++)
+	if (counter)
+		*counter += (uint64_t)st.st_size - counted_from;
+	for (i = 0; i < nr_use; i++) {
 		if (use[i].by_object && !use[i].by_region)
 			s.identity += use[i].len;
+		if (use[i].by_elf && !use[i].by_region)
+			s.elf += use[i].len;
+	}
 	printf("file=%lld attr=%llu buffers=%llu captured=%llu stored=%llu identity=%llu "
-	       "blob_rec=%llu call_rec=%llu other_rec=%llu bpf_calls=%llu syscalls=%llu blobs=%llu\n",
+	       "blob_rec=%llu call_rec=%llu other_rec=%llu bpf_calls=%llu syscalls=%llu blobs=%llu elf=%llu\n",
 	       (long long)st.st_size, (unsigned long long)s.attr, (unsigned long long)s.buffers,
 	       (unsigned long long)(s.attr + s.buffers), (unsigned long long)s.stored,
 	       (unsigned long long)s.identity, (unsigned long long)s.blob_rec,
 	       (unsigned long long)s.call_rec, (unsigned long long)s.other_rec,
 	       (unsigned long long)s.bpf_calls, (unsigned long long)s.syscalls,
-	       (unsigned long long)s.blobs);
+	       (unsigned long long)s.blobs, (unsigned long long)s.elf);
 	free(use);
 	bpfrr_trace_reader_close(r);
 	return 0;
@@ -299,6 +366,8 @@ int main(int argc, char **argv)
 		die_usage();
 	if (!strcmp(argv[1], "sizes") && argc == 3)
 		return cmd_sizes(argv[2]);
+	if (!strcmp(argv[1], "reencode") && argc == 4)
+		return cmd_reencode(argv[2], argv[3]);
 	if (!strcmp(argv[1], "durations"))
 		return cmd_durations(argv[2], argc - 3, argv + 3);
 	die_usage();

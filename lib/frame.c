@@ -137,6 +137,49 @@ void bpfrr_buf_free(struct bpfrr_buf *b)
 	*b = (struct bpfrr_buf){ 0 };
 }
 
+/* --- varints ------------------------------------------------------------------------- */
+
+size_t bpfrr_varint_encode(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+void bpfrr_buf_put_varint(struct bpfrr_buf *b, uint64_t v)
+{
+	uint8_t enc[BPFRR_VARINT_MAX];
+
+	bpfrr_buf_put(b, enc, bpfrr_varint_encode(enc, v));
+}
+
+int bpfrr_varint_decode(const uint8_t *p, size_t len, uint64_t *v)
+{
+	uint64_t val = 0;
+	size_t i;
+
+	*v = 0;
+	for (i = 0; i < len; i++) {
+		if (i == BPFRR_VARINT_MAX - 1 && p[i] > 1)
+			return -1;	/* bits past the 64th */
+		val |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (!(p[i] & 0x80)) {
+			if (i && !p[i])
+				return -1;	/* not the shortest form */
+			*v = val;
+			return (int)i + 1;
+		}
+		if (i == BPFRR_VARINT_MAX - 1)
+			return -1;
+	}
+	return 0;
+}
+
 /* --- writing frames ------------------------------------------------------------------ */
 
 void bpfrr_frame_put_prefix(struct bpfrr_buf *b, const char magic[8], uint16_t major, uint16_t minor)
@@ -191,6 +234,29 @@ int bpfrr_frame_end(struct bpfrr_buf *b, size_t start, uint32_t type, const uint
 	return b->err;
 }
 
+size_t bpfrr_cframe_header_size(uint32_t type, uint64_t length)
+{
+	uint8_t enc[BPFRR_VARINT_MAX];
+
+	return bpfrr_varint_encode(enc, type) + bpfrr_varint_encode(enc, length) + 4;
+}
+
+size_t bpfrr_cframe_header(uint8_t *hdr, uint32_t type, const uint8_t *crc_prefix, const void *head,
+			   size_t head_len, const void *tail, size_t tail_len)
+{
+	size_t n = bpfrr_varint_encode(hdr, type);
+	uint32_t crc;
+
+	n += bpfrr_varint_encode(hdr + n, (uint64_t)head_len + tail_len);
+	crc = crc_prefix ? bpfrr_crc32c(0, crc_prefix, BPFRR_FRAME_PREFIX_SIZE) : 0;
+	crc = bpfrr_crc32c(crc, hdr, n);
+	crc = bpfrr_crc32c(crc, head, head_len);
+	if (tail_len)
+		crc = bpfrr_crc32c(crc, tail, tail_len);
+	bpfrr_store_le(hdr + n, crc, 4);
+	return n + 4;
+}
+
 /* --- reading frames ------------------------------------------------------------------ */
 
 enum bpfrr_frame_status bpfrr_frame_read(const uint8_t *data, size_t size, size_t off,
@@ -231,6 +297,57 @@ enum bpfrr_frame_status bpfrr_frame_read(const uint8_t *data, size_t size, size_
 			f->bad_pad = off + total + i;
 			return BPFRR_FRAME_BAD_PADDING;
 		}
+	}
+	return BPFRR_FRAME_OK;
+}
+
+enum bpfrr_frame_status bpfrr_cframe_read(const uint8_t *data, size_t size, size_t off,
+					   const uint8_t *crc_prefix, uint32_t max_payload, bool check_crc,
+					   struct bpfrr_frame *f)
+{
+	const uint8_t *frame = data + off;
+	uint64_t type, length;
+	size_t head;
+	int n;
+
+	memset(f, 0, sizeof(*f));
+	f->offset = off;
+	f->left = size - off;
+	if (f->left == 0)
+		return BPFRR_FRAME_NO_DATA;
+	n = bpfrr_varint_decode(frame, f->left, &type);
+	if (n == 0)
+		return BPFRR_FRAME_SHORT_HEADER;
+	if (n < 0 || type > UINT32_MAX)
+		return BPFRR_FRAME_BAD_HEADER;
+	head = (size_t)n;
+	f->type = (uint32_t)type;
+	n = bpfrr_varint_decode(frame + head, f->left - head, &length);
+	if (n == 0)
+		return BPFRR_FRAME_SHORT_HEADER;
+	if (n < 0)
+		return BPFRR_FRAME_BAD_HEADER;
+	head += (size_t)n;
+	if (length > max_payload) {
+		f->length = length > UINT32_MAX ? UINT32_MAX : (uint32_t)length;
+		return BPFRR_FRAME_TOO_LONG;
+	}
+	f->length = (uint32_t)length;
+	if (f->left - head < 4)
+		return BPFRR_FRAME_SHORT_HEADER;
+	f->crc_stored = (uint32_t)bpfrr_load_le(frame + head, 4);
+	head += 4;
+	f->payload = frame + head;	/* where it starts, even when it is cut short */
+	if (f->length > f->left - head)
+		return BPFRR_FRAME_SHORT_PAYLOAD;
+	f->next = off + head + f->length;
+	if (check_crc) {
+		uint32_t crc = crc_prefix ? bpfrr_crc32c(0, crc_prefix, BPFRR_FRAME_PREFIX_SIZE) : 0;
+
+		crc = bpfrr_crc32c(crc, frame, head - 4);
+		f->crc_computed = bpfrr_crc32c(crc, f->payload, f->length);
+		if (f->crc_computed != f->crc_stored)
+			return BPFRR_FRAME_BAD_CRC;
 	}
 	return BPFRR_FRAME_OK;
 }
@@ -376,6 +493,29 @@ fail:
 }
 
 /* --- cursor ----------------------------------------------------------------------------- */
+
+uint64_t bpfrr_cursor_varint(struct bpfrr_cursor *c, const char *what)
+{
+	uint64_t v;
+	int n;
+
+	if (c->failed)
+		return 0;
+	n = bpfrr_varint_decode(c->p + c->pos, c->len - c->pos, &v);
+	if (n == 0) {
+		/* ends inside it: the bytes it would need at least */
+		bpfrr_cursor_need(c, c->len - c->pos + 1, what);
+		return 0;
+	}
+	if (n < 0) {
+		if (c->on_bad)
+			c->on_bad(c, what, "malformed number (over 64 bits or not in its shortest form)");
+		c->failed = true;
+		return 0;
+	}
+	c->pos += (size_t)n;
+	return v;
+}
 
 bool bpfrr_cursor_need(struct bpfrr_cursor *c, size_t n, const char *what)
 {

@@ -87,6 +87,36 @@ static inline void bpfrr_buf_put_u16(struct bpfrr_buf *b, uint16_t v) { bpfrr_bu
 static inline void bpfrr_buf_put_u32(struct bpfrr_buf *b, uint32_t v) { bpfrr_buf_put_le(b, v, 4); }
 static inline void bpfrr_buf_put_u64(struct bpfrr_buf *b, uint64_t v) { bpfrr_buf_put_le(b, v, 8); }
 
+/* --- variable-length numbers (trace format 2.x) -----------------------------------
+ *
+ * varint: unsigned LEB128, 7 bits a byte, least significant group first, the
+ * high bit set on every byte but the last; at most 10 bytes, and in its
+ * shortest form (no last byte 0x00 after the first), so every number has one
+ * encoding.  zigzag: a signed number n as the varint of (n << 1) ^ (n >> 63),
+ * so that small negative numbers stay short (-1 is 0x01, 1 is 0x02).
+ */
+#define BPFRR_VARINT_MAX	10
+
+/* Encode v into p (at least BPFRR_VARINT_MAX bytes); returns the bytes used. */
+size_t bpfrr_varint_encode(uint8_t *p, uint64_t v);
+static inline uint64_t bpfrr_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t bpfrr_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+void bpfrr_buf_put_varint(struct bpfrr_buf *b, uint64_t v);
+static inline void bpfrr_buf_put_zigzag(struct bpfrr_buf *b, int64_t v) { bpfrr_buf_put_varint(b, bpfrr_zigzag(v)); }
+
+/*
+ * Decode a varint from p[0..len): the bytes used, 0 if the bytes end inside
+ * it, or -1 if it is malformed (longer than 10 bytes, over 64 bits, or not
+ * in its shortest form).
+ */
+int bpfrr_varint_decode(const uint8_t *p, size_t len, uint64_t *v);
+
 /* --- writing frames ----------------------------------------------------------------- */
 
 /* Append the 16-byte file prefix. */
@@ -112,6 +142,26 @@ long bpfrr_frame_seal(struct bpfrr_buf *b, size_t start, uint32_t type, const ui
 int bpfrr_frame_end(struct bpfrr_buf *b, size_t start, uint32_t type, const uint8_t *crc_prefix,
 		    uint32_t max_payload);
 
+/* --- compact frames (trace format 2.x) ----------------------------------------------
+ *
+ *     varint type, varint length, u32 crc, length payload bytes
+ *
+ * with no alignment and no padding; crc as above (CRC32C of the type and
+ * length bytes, then the payload; the first frame's starts with the file
+ * prefix).  The header is 6 to 14 bytes.
+ */
+#define BPFRR_CFRAME_HEADER_MAX	(5 + 5 + 4)
+
+/*
+ * Encode the header of a compact frame whose payload is head[0..head_len)
+ * followed by tail[0..tail_len) into hdr (BPFRR_CFRAME_HEADER_MAX bytes),
+ * CRC included; returns its size.  crc_prefix: as for bpfrr_frame_seal().
+ */
+size_t bpfrr_cframe_header(uint8_t *hdr, uint32_t type, const uint8_t *crc_prefix, const void *head,
+			   size_t head_len, const void *tail, size_t tail_len);
+/* The header size of a frame of this type and payload length. */
+size_t bpfrr_cframe_header_size(uint32_t type, uint64_t length);
+
 /* --- reading frames ------------------------------------------------------------------ */
 
 /* What bpfrr_frame_read() found; the callers word their own messages. */
@@ -123,6 +173,7 @@ enum bpfrr_frame_status {
 	BPFRR_FRAME_SHORT_PAYLOAD,	/* truncated: the payload runs past the end */
 	BPFRR_FRAME_BAD_CRC,		/* corrupt: stored and computed CRC differ */
 	BPFRR_FRAME_BAD_PADDING,	/* corrupt: a padding byte is not zero */
+	BPFRR_FRAME_BAD_HEADER,		/* corrupt: a compact frame's type or length is malformed */
 };
 
 struct bpfrr_frame {
@@ -146,6 +197,15 @@ struct bpfrr_frame {
 enum bpfrr_frame_status bpfrr_frame_read(const uint8_t *data, size_t size, size_t off,
 					  const uint8_t *crc_prefix, uint32_t max_payload, bool check_crc,
 					  struct bpfrr_frame *f);
+
+/*
+ * The same for a compact frame (a SHORT_HEADER is a header cut anywhere
+ * before its CRC's last byte; SHORT_PAYLOAD sets payload to where it starts;
+ * pad_cut is always false, bad_pad unused).
+ */
+enum bpfrr_frame_status bpfrr_cframe_read(const uint8_t *data, size_t size, size_t off,
+					   const uint8_t *crc_prefix, uint32_t max_payload, bool check_crc,
+					   struct bpfrr_frame *f);
 
 /* Do the first min(size, 8) bytes match magic?  (A file cut inside its magic
  * is told apart from one with another magic.) */
@@ -182,6 +242,8 @@ struct bpfrr_cursor {
 	bool failed;
 	/* called when a read of `want` bytes does not fit; `what` is the caller's field name */
 	void (*on_short)(struct bpfrr_cursor *c, size_t want, const char *what);
+	/* called when a varint is malformed (pos at its start); may be NULL */
+	void (*on_bad)(struct bpfrr_cursor *c, const char *what, const char *why);
 };
 
 /* Are n more bytes there?  If not, fail the cursor (once). */
@@ -190,6 +252,13 @@ bool bpfrr_cursor_need(struct bpfrr_cursor *c, size_t n, const char *what);
 const uint8_t *bpfrr_cursor_bytes(struct bpfrr_cursor *c, size_t n, const char *what);
 /* An n-byte little-endian number; 0 if it is not there. */
 uint64_t bpfrr_cursor_le(struct bpfrr_cursor *c, int n, const char *what);
+
+/* A varint (zigzag: a signed one); 0 if it is not there or malformed. */
+uint64_t bpfrr_cursor_varint(struct bpfrr_cursor *c, const char *what);
+static inline int64_t bpfrr_cursor_zigzag(struct bpfrr_cursor *c, const char *what)
+{
+	return bpfrr_unzigzag(bpfrr_cursor_varint(c, what));
+}
 
 static inline size_t bpfrr_cursor_left(const struct bpfrr_cursor *c)
 {

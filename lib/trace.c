@@ -26,6 +26,7 @@
 #include "frame.h"
 #include "sha256.h"
 #include "trace.h"
+#include "u64map.h"
 
 /* The framing (prefix, frame header, CRC, padding) is frame.h's. */
 #define PREFIX_SIZE	BPFRR_FRAME_PREFIX_SIZE
@@ -106,10 +107,33 @@ struct bpfrr_trace_writer {
 	struct bpfrr_rec_end stats;
 	struct blob_slot *slots;	/* open addressing, keyed by the SHA-256 */
 	size_t nr_slots;		/* power of two */
-	/* the one record being encoded: its frame header, then its payload */
+	/* the one record being encoded: (1.x) its frame header, then its payload */
 	struct bpfrr_buf rec;
 	uint32_t rec_type;
+	unsigned int major;	/* the format written: 1 or 2 */
+	/* 2.x */
+	uint64_t start_ns;	/* the HEADER's start_monotonic_ns: times are relative to it */
+	uint64_t nr_strs;	/* strings written inline so far: the reader's table */
+	struct bpfrr_u64map interned;	/* keyed hash of a short string -> its index in strs */
+	struct interned_str *strs;
+	size_t nr_interned, interned_cap;
+	uint8_t *scratch;	/* attr_exit XOR attr */
+	size_t scratch_cap;
 };
+
+/* A string the 2.x writer wrote inline, for later references to it. */
+struct interned_str {
+	char *s;
+	uint64_t index;		/* 1 for the first string of the file */
+};
+
+/* Strings up to this length are interned by the 2.x writer (paths, names). */
+#define INTERN_MAX	256
+/* 2.x zero runs: a gap of more zero bytes than this ends a run */
+#define SPARSE_GAP	2
+/* 2.x BLOB forms: 0..15 raw after that many zero bytes, or the data as runs */
+#define BLOB_FORM_RUNS		16
+#define BLOB_RUNS_EXPAND	16	/* runs hold at most 16 times their record's length */
 
 static void put_bytes(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
@@ -144,7 +168,8 @@ static void put_strlist(struct bpfrr_trace_writer *w, uint32_t argc, const char 
 static void begin_record(struct bpfrr_trace_writer *w, uint32_t type)
 {
 	bpfrr_buf_reset(&w->rec);
-	bpfrr_frame_begin(&w->rec);
+	if (w->major == 1)
+		bpfrr_frame_begin(&w->rec);	/* 2.x frames are made when written */
 	w->rec_type = type;
 }
 
@@ -211,12 +236,506 @@ static int write_record(struct bpfrr_trace_writer *w, const void *tail, size_t t
 	return 0;
 }
 
-struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr)
+static void writer_free(struct bpfrr_trace_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_interned; i++)
+		free(w->strs[i].s);
+	free(w->strs);
+	bpfrr_u64map_free(&w->interned);
+	free(w->scratch);
+	free(w->slots);
+	bpfrr_buf_free(&w->rec);
+	free(w);
+}
+
+/* --- the 2.x encoding ------------------------------------------------------------
+ *
+ * Numbers are varints, signed ones zigzag; times are relative to the
+ * HEADER's start_monotonic_ns; strings go into a table as they are first
+ * written and are referred to by their index after that; attrs are stored
+ * as runs of non-zero bytes (attr_exit as its difference from attr).  See
+ * docs/trace-format.md.
+ */
+static void put_var(struct bpfrr_trace_writer *w, uint64_t v) { bpfrr_buf_put_varint(&w->rec, v); }
+static void put_zz(struct bpfrr_trace_writer *w, int64_t v) { bpfrr_buf_put_zigzag(&w->rec, v); }
+
+static void put_time(struct bpfrr_trace_writer *w, uint64_t t)
+{
+	put_zz(w, (int64_t)(t - w->start_ns));
+}
+
+/* str: varint index of a string written before, or 0 and the string inline
+ * (varint n counting the NUL, n bytes), which becomes the next index. */
+static void put_str2(struct bpfrr_trace_writer *w, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	bool intern = n < INTERN_MAX;
+	uint64_t hash = 0, slot;
+	struct interned_str *is;
+
+	if (!s)
+		s = "";
+	if (intern) {
+		hash = bpfrr_keyed_hash(s, n);
+		if (bpfrr_u64map_get(&w->interned, hash, &slot)) {
+			if (!strcmp(w->strs[slot].s, s)) {
+				put_var(w, w->strs[slot].index);
+				return;
+			}
+			intern = false;	/* another string under the same hash: inline, not interned */
+		}
+	}
+	put_var(w, 0);
+	put_var(w, n + 1);
+	put_bytes(w, s, n + 1);
+	w->nr_strs++;
+	if (!intern)
+		return;
+	/* remembering it is an optimisation: without memory the string is only written again */
+	if (w->nr_interned == w->interned_cap) {
+		size_t cap = w->interned_cap ? 2 * w->interned_cap : 64;
+		void *p = realloc(w->strs, cap * sizeof(*w->strs));
+
+		if (!p)
+			return;
+		w->strs = p;
+		w->interned_cap = cap;
+	}
+	is = &w->strs[w->nr_interned];
+	is->s = strdup(s);
+	is->index = w->nr_strs;
+	if (!is->s)
+		return;
+	if (bpfrr_u64map_put(&w->interned, hash, w->nr_interned)) {
+		free(is->s);
+		return;
+	}
+	w->nr_interned++;
+}
+
+static void put_strlist2(struct bpfrr_trace_writer *w, uint32_t argc, const char *const *argv)
+{
+	uint32_t i;
+
+	if (!argv)
+		argc = 0;
+	put_var(w, argc);
+	for (i = 0; i < argc; i++)
+		put_str2(w, argv[i]);
+}
+
+/* The next run of b[from..n): starts at a non-zero byte, ends at one, holds no
+ * more than SPARSE_GAP zero bytes in a row.  false when only zeros are left. */
+static bool next_run(const uint8_t *b, size_t n, size_t from, size_t *start, size_t *end)
+{
+	size_t i = from, last;
+
+	while (i < n && !b[i])
+		i++;
+	if (i == n)
+		return false;
+	*start = i;
+	last = i;
+	for (i++; i < n && i - last <= SPARSE_GAP + 1; i++)
+		if (b[i])
+			last = i;
+	*end = last + 1;
+	return true;
+}
+
+/* runs: varint count, then per run varint skip (zero bytes before it), varint
+ * len (>= 1), len bytes; the bytes no run covers are zero */
+static void put_runs(struct bpfrr_trace_writer *w, const uint8_t *b, size_t n)
+{
+	size_t pos = 0, start, end;
+	uint64_t count = 0;
+
+	while (next_run(b, n, pos, &start, &end)) {
+		count++;
+		pos = end;
+	}
+	put_var(w, count);
+	pos = 0;
+	while (next_run(b, n, pos, &start, &end)) {
+		put_var(w, start - pos);
+		put_var(w, end - start);
+		put_bytes(w, b + start, end - start);
+		pos = end;
+	}
+}
+
+static int check_regions(const struct bpfrr_trace_writer *w, uint32_t nr,
+			 const struct bpfrr_trace_region *regions)
+{
+	uint32_t i;
+
+	if (nr && !regions)
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (regions[i].blob > w->stats.nr_blobs)
+			return -EINVAL;	/* a record may only name blobs already in the file */
+	return 0;
+}
+
+static void put_regions2(struct bpfrr_trace_writer *w, uint32_t nr, const struct bpfrr_trace_region *regions)
+{
+	uint32_t i;
+
+	put_var(w, nr);
+	for (i = 0; i < nr; i++) {
+		const struct bpfrr_trace_region *r = &regions[i];
+
+		put_var(w, (uint64_t)r->dir << 1 | (r->phase & 1));
+		put_var(w, r->content);
+		put_var(w, r->flags);
+		put_zz(w, r->err);
+		put_var(w, r->addr);
+		put_var(w, r->len);
+		put_zz(w, (int64_t)(r->want_len - r->len));
+		put_var(w, r->blob);
+		put_str2(w, r->path);
+	}
+}
+
+/* Write the encoded record as one compact frame, tail bytes after it. */
+static int write_record2(struct bpfrr_trace_writer *w, const void *tail, size_t tail_len)
+{
+	uint8_t hdr[BPFRR_CFRAME_HEADER_MAX];
+	struct iovec iov[3];
+	int cnt = 0, err;
+
+	if (w->err)
+		return w->err;
+	/* the strings of this record are counted already: a record lost here would
+	 * leave the reader's table behind the writer's, so every failure is final */
+	if (w->rec.err)
+		return w->err = w->rec.err;
+	if ((uint64_t)w->rec.len + tail_len > BPFRR_TRACE_MAX_PAYLOAD)
+		return w->err = -EFBIG;
+	iov[cnt].iov_base = hdr;
+	iov[cnt++].iov_len = bpfrr_cframe_header(hdr, w->rec_type, w->offset == PREFIX_SIZE ? w->prefix : NULL,
+						 w->rec.p, w->rec.len, tail, tail_len);
+	iov[cnt].iov_base = w->rec.p;
+	iov[cnt++].iov_len = w->rec.len;
+	if (tail_len) {
+		iov[cnt].iov_base = (void *)tail;
+		iov[cnt++].iov_len = tail_len;
+	}
+	err = write_all(w->fd, iov, cnt);
+	if (err)
+		return w->err = err;
+	w->offset += iov[0].iov_len + w->rec.len + tail_len;
+	w->stats.nr_records++;
+	return 0;
+}
+
+static int write_header2(struct bpfrr_trace_writer *w, const struct bpfrr_trace_header *hdr)
+{
+	begin_record(w, BPFRR_REC_HEADER);
+	w->start_ns = hdr->start_monotonic_ns;
+	put_var(w, hdr->flags);
+	put_var(w, hdr->arch);
+	put_var(w, hdr->nr_cpus);
+	put_var(w, hdr->page_size);
+	put_var(w, hdr->start_realtime_ns);
+	put_var(w, hdr->start_monotonic_ns);
+	put_var(w, hdr->recorder_pid);
+	put_var(w, hdr->tracee_pid);
+	put_str2(w, hdr->arch_name);
+	put_str2(w, hdr->kernel_release);
+	put_str2(w, hdr->kernel_version);
+	put_str2(w, hdr->recorder_version);
+	put_strlist2(w, hdr->argc, hdr->argv);
+	return write_record2(w, NULL, 0);
+}
+
+/* Bytes of the runs encoding of b[0..n) (put_runs() without the writing). */
+static size_t runs_size(const uint8_t *b, size_t n)
+{
+	uint8_t enc[BPFRR_VARINT_MAX];
+	size_t pos = 0, start, end, size = 0, count = 0;
+
+	while (next_run(b, n, pos, &start, &end)) {
+		size += bpfrr_varint_encode(enc, start - pos) + bpfrr_varint_encode(enc, end - start) + end - start;
+		count++;
+		pos = end;
+	}
+	return size + bpfrr_varint_encode(enc, count);
+}
+
+/*
+ * BLOB: u8 form, then
+ *   form 0..15: that many zero bytes, the data, at a file offset that is a
+ *     multiple of 8 (aligned in a reader that holds the file at an aligned
+ *     address);
+ *   form 16: varint len, the data as runs, when that is shorter and the data
+ *     at most BLOB_RUNS_EXPAND times as long as the record (the reader's
+ *     memory stays linear in the file's size).
+ */
+static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
+{
+	uint8_t enc[BPFRR_VARINT_MAX];
+	size_t pad, runs = runs_size(data, len), runs_rec;
+
+	runs_rec = 1 + bpfrr_varint_encode(enc, len) + runs;
+	for (pad = 0; pad < 16; pad++) {
+		uint64_t at = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, 1 + pad + len) + 1 + pad;
+
+		if (at % 8 == 0)
+			break;
+	}
+	begin_record(w, BPFRR_REC_BLOB);
+	if (runs_rec < 1 + pad + len && len <= BLOB_RUNS_EXPAND * runs_rec) {
+		put_u8(w, BLOB_FORM_RUNS);
+		put_var(w, len);
+		put_runs(w, data, len);
+		return write_record2(w, NULL, 0);
+	}
+	put_u8(w, (uint8_t)pad);
+	put_bytes(w, NULL, pad);
+	return write_record2(w, data, len);
+}
+
+static int write_task2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_task *t)
+{
+	begin_record(w, BPFRR_REC_TASK);
+	put_var(w, t->event);
+	put_var(w, t->tid);
+	put_var(w, t->tgid);
+	put_var(w, t->other_tid);
+	put_var(w, t->clone_flags);
+	put_zz(w, t->status);
+	put_time(w, t->time_ns);
+	put_str2(w, t->path);
+	put_strlist2(w, t->argc, t->argv);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_bpf_call2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_bpf_call *c)
+{
+	const uint8_t *attr = c->attr, *exit = c->attr_exit;
+	uint32_t i;
+	int err;
+
+	if (c->attr_len > c->attr_size || c->attr_exit_len > c->attr_size ||
+	    c->attr_len > BPFRR_TRACE_ATTR_MAX || c->attr_exit_len > BPFRR_TRACE_ATTR_MAX)
+		return -EINVAL;
+	err = check_regions(w, c->nr_regions, c->regions);
+	if (err)
+		return err;
+	if (c->attr_exit_len > w->scratch_cap) {
+		void *p = realloc(w->scratch, c->attr_exit_len);
+
+		if (!p)
+			return -ENOMEM;
+		w->scratch = p;
+		w->scratch_cap = c->attr_exit_len;
+	}
+	for (i = 0; i < c->attr_exit_len; i++)
+		w->scratch[i] = exit[i] ^ (i < c->attr_len ? attr[i] : 0);
+
+	begin_record(w, BPFRR_REC_BPF_CALL);
+	put_var(w, c->seq);
+	put_var(w, c->tid);
+	put_var(w, c->cmd);
+	put_var(w, c->attr_addr);
+	put_var(w, c->attr_size);
+	put_var(w, c->flags);
+	put_zz(w, c->ret);
+	put_time(w, c->t_enter_ns);
+	put_zz(w, (int64_t)(c->t_exit_ns - c->t_enter_ns));
+	put_var(w, c->attr_len);
+	put_runs(w, attr, c->attr_len);
+	put_var(w, c->attr_exit_len);
+	put_runs(w, w->scratch, c->attr_exit_len);
+	put_regions2(w, c->nr_regions, c->regions);
+	err = write_record2(w, NULL, 0);
+	if (!err)
+		w->stats.nr_bpf_calls++;
+	return err;
+}
+
+static int write_syscall2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_syscall *s)
+{
+	int i, err;
+
+	err = check_regions(w, s->nr_regions, s->regions);
+	if (err)
+		return err;
+	begin_record(w, BPFRR_REC_SYSCALL);
+	put_var(w, s->seq);
+	put_var(w, s->tid);
+	put_var(w, s->nr);
+	for (i = 0; i < 6; i++)
+		put_zz(w, (int64_t)s->args[i]);
+	put_zz(w, s->ret);
+	put_var(w, s->flags);
+	put_time(w, s->t_enter_ns);
+	put_zz(w, (int64_t)(s->t_exit_ns - s->t_enter_ns));
+	put_str2(w, s->name);
+	put_regions2(w, s->nr_regions, s->regions);
+	err = write_record2(w, NULL, 0);
+	if (!err)
+		w->stats.nr_syscalls++;
+	return err;
+}
+
+static int write_fd_event2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_fd_event *e)
+{
+	begin_record(w, BPFRR_REC_FD_EVENT);
+	put_var(w, e->seq);
+	put_var(w, e->tid);
+	put_var(w, e->op);
+	put_zz(w, e->fd);
+	put_zz(w, e->newfd);
+	put_var(w, e->kind);
+	put_var(w, e->flags);
+	put_var(w, e->object);
+	return write_record2(w, NULL, 0);
+}
+
+/* OBJECT's optional fields, in their order on disk: a bit each in the mask */
+enum {
+	OBJ_ID, OBJ_TYPE, OBJ_KEY_SIZE, OBJ_VALUE_SIZE, OBJ_MAX_ENTRIES, OBJ_MAP_FLAGS, OBJ_BTF_ID,
+	OBJ_BTF_SIZE, OBJ_PROG_ID, OBJ_ATTACH_TYPE, OBJ_TARGET_OBJ_ID, OBJ_TARGET_BTF_ID, OBJ_TARGET,
+	OBJ_TAG, OBJ_INFO_BLOB, NR_OBJ_FIELDS
+};
+
+/* The object's optional numbers, by their bit (not OBJ_TAG). */
+static void object_numbers(const struct bpfrr_rec_object *o, uint64_t v[NR_OBJ_FIELDS])
+{
+	v[OBJ_ID] = o->id;
+	v[OBJ_TYPE] = o->type;
+	v[OBJ_KEY_SIZE] = o->key_size;
+	v[OBJ_VALUE_SIZE] = o->value_size;
+	v[OBJ_MAX_ENTRIES] = o->max_entries;
+	v[OBJ_MAP_FLAGS] = o->map_flags;
+	v[OBJ_BTF_ID] = o->btf_id;
+	v[OBJ_BTF_SIZE] = o->btf_size;
+	v[OBJ_PROG_ID] = o->prog_id;
+	v[OBJ_ATTACH_TYPE] = o->attach_type;
+	v[OBJ_TARGET_OBJ_ID] = o->target_obj_id;
+	v[OBJ_TARGET_BTF_ID] = o->target_btf_id;
+	v[OBJ_TARGET] = o->target;
+	v[OBJ_TAG] = 0;
+	v[OBJ_INFO_BLOB] = o->info_blob;
+}
+
+static int write_object2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_object *o)
+{
+	static const uint8_t no_tag[8];
+	uint64_t v[NR_OBJ_FIELDS], mask = 0;
+	int i;
+
+	if (o->info_blob > w->stats.nr_blobs)
+		return -EINVAL;
+	object_numbers(o, v);
+	for (i = 0; i < NR_OBJ_FIELDS; i++)
+		if (i == OBJ_TAG ? memcmp(o->tag, no_tag, sizeof(no_tag)) != 0 : v[i] != 0)
+			mask |= 1u << i;
+	begin_record(w, BPFRR_REC_OBJECT);
+	put_var(w, o->seq);
+	put_var(w, o->tid);
+	put_zz(w, o->fd);
+	put_var(w, o->kind);
+	put_var(w, o->flags);
+	put_zz(w, o->err);
+	put_var(w, mask);
+	for (i = 0; i < NR_OBJ_FIELDS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		if (i == OBJ_TAG)
+			put_bytes(w, o->tag, sizeof(o->tag));
+		else
+			put_var(w, v[i]);
+	}
+	put_str2(w, o->name);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_note2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_note *n)
+{
+	begin_record(w, BPFRR_REC_NOTE);
+	put_var(w, n->seq);
+	put_var(w, n->tid);
+	put_var(w, n->level);
+	put_str2(w, n->text);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_kernel2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k)
+{
+	begin_record(w, BPFRR_REC_KERNEL);
+	put_var(w, k->flags);
+	put_var(w, k->btf_size);
+	put_bytes(w, k->btf_sha256, sizeof(k->btf_sha256));
+	put_str2(w, k->release);
+	put_str2(w, k->version);
+	put_str2(w, k->machine);
+	put_str2(w, k->build_id);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_symbol2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s)
+{
+	begin_record(w, BPFRR_REC_SYMBOL);
+	put_var(w, s->seq);
+	put_var(w, s->kind);
+	put_var(w, s->flags);
+	put_zz(w, (int64_t)s->value);
+	put_var(w, s->btf_kind);
+	put_var(w, s->btf_obj_id);
+	put_zz(w, (int64_t)s->offset);
+	put_str2(w, s->name);
+	put_str2(w, s->module);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_elf2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e)
+{
+	if (!e->blob || e->blob > w->stats.nr_blobs)
+		return -EINVAL;
+	begin_record(w, BPFRR_REC_ELF);
+	put_var(w, e->seq);
+	put_var(w, e->tid);
+	put_var(w, e->flags);
+	put_var(w, e->offset);
+	put_var(w, e->blob);
+	put_str2(w, e->path);
+	return write_record2(w, NULL, 0);
+}
+
+static int write_end2(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_t end_flags, uint64_t now)
+{
+	begin_record(w, BPFRR_REC_END);
+	put_zz(w, exit_status);
+	put_var(w, end_flags);
+	put_time(w, now);
+	/* the END record itself is not counted */
+	put_var(w, w->stats.nr_records);
+	put_var(w, w->stats.nr_bpf_calls);
+	put_var(w, w->stats.nr_syscalls);
+	put_var(w, w->stats.nr_blobs);
+	put_var(w, w->stats.blob_bytes);
+	put_var(w, w->stats.dedup_hits);
+	put_var(w, w->stats.dedup_bytes);
+	return write_record2(w, NULL, 0);
+}
+
+struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
+							 unsigned int major)
 {
 	struct bpfrr_trace_writer *w;
 	struct iovec iov;
 	int err;
 
+	if (major != 1 && major != 2) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
 		close(fd);
@@ -224,6 +743,7 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 		return NULL;
 	}
 	w->fd = fd;
+	w->major = major;
 	w->nr_slots = 1024;
 	w->slots = calloc(w->nr_slots, sizeof(*w->slots));
 	if (!w->slots) {
@@ -231,8 +751,8 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 		goto fail;
 	}
 
-	bpfrr_frame_put_prefix(&w->rec, BPFRR_TRACE_MAGIC, BPFRR_TRACE_VERSION_MAJOR,
-			       BPFRR_TRACE_VERSION_MINOR);
+	bpfrr_frame_put_prefix(&w->rec, BPFRR_TRACE_MAGIC, (uint16_t)major,
+			       major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR);
 	if (w->rec.err) {
 		err = w->rec.err;
 		goto fail;
@@ -245,6 +765,12 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 		goto fail;
 	w->offset = PREFIX_SIZE;
 
+	if (major == 2) {
+		err = write_header2(w, hdr);
+		if (err)
+			goto fail;
+		return w;
+	}
 	begin_record(w, BPFRR_REC_HEADER);
 	put_u32(w, hdr->flags);
 	put_u32(w, hdr->arch);
@@ -265,11 +791,14 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 	return w;
 fail:
 	close(fd);
-	free(w->slots);
-	bpfrr_buf_free(&w->rec);
-	free(w);
+	writer_free(w);
 	errno = -err;
 	return NULL;
+}
+
+struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr)
+{
+	return bpfrr_trace_create_fd_version(fd, hdr, BPFRR_TRACE_VERSION_MAJOR);
 }
 
 struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr)
@@ -344,12 +873,16 @@ uint64_t bpfrr_trace_put_blob(struct bpfrr_trace_writer *w, const void *data, si
 			;
 	}
 
-	begin_record(w, BPFRR_REC_BLOB);
-	put_u64(w, w->stats.nr_blobs + 1);
-	put_u64(w, len);
-	put_bytes(w, sha, sizeof(sha));
-	put_u32(w, 0);		/* flags */
-	err = write_record(w, data, len);
+	if (w->major == 2) {
+		err = put_blob2(w, data, len);
+	} else {
+		begin_record(w, BPFRR_REC_BLOB);
+		put_u64(w, w->stats.nr_blobs + 1);
+		put_u64(w, len);
+		put_bytes(w, sha, sizeof(sha));
+		put_u32(w, 0);		/* flags */
+		err = write_record(w, data, len);
+	}
 	if (err) {
 		errno = -err;
 		return 0;
@@ -393,6 +926,8 @@ static int put_regions(struct bpfrr_trace_writer *w, uint32_t nr, const struct b
 
 int bpfrr_trace_write_task(struct bpfrr_trace_writer *w, const struct bpfrr_rec_task *t)
 {
+	if (w->major == 2)
+		return write_task2(w, t);
 	begin_record(w, BPFRR_REC_TASK);
 	put_u32(w, t->event);
 	put_u32(w, t->tid);
@@ -413,6 +948,8 @@ int bpfrr_trace_write_bpf_call(struct bpfrr_trace_writer *w, const struct bpfrr_
 
 	if ((c->attr_len && !c->attr) || (c->attr_exit_len && !c->attr_exit))
 		return -EINVAL;
+	if (w->major == 2)
+		return write_bpf_call2(w, c);
 	begin_record(w, BPFRR_REC_BPF_CALL);
 	put_u64(w, c->seq);
 	put_u32(w, c->tid);
@@ -440,6 +977,8 @@ int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_r
 {
 	int i, err;
 
+	if (w->major == 2)
+		return write_syscall2(w, s);
 	begin_record(w, BPFRR_REC_SYSCALL);
 	put_u64(w, s->seq);
 	put_u32(w, s->tid);
@@ -463,6 +1002,8 @@ int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_r
 
 int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_rec_fd_event *e)
 {
+	if (w->major == 2)
+		return write_fd_event2(w, e);
 	begin_record(w, BPFRR_REC_FD_EVENT);
 	put_u64(w, e->seq);
 	put_u32(w, e->tid);
@@ -477,6 +1018,8 @@ int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_
 
 int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_rec_object *o)
 {
+	if (w->major == 2)
+		return write_object2(w, o);
 	if (o->info_blob > w->stats.nr_blobs)
 		return -EINVAL;
 	begin_record(w, BPFRR_REC_OBJECT);
@@ -508,6 +1051,8 @@ int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_note *n)
 {
+	if (w->major == 2)
+		return write_note2(w, n);
 	begin_record(w, BPFRR_REC_NOTE);
 	put_u64(w, n->seq);
 	put_u32(w, n->tid);
@@ -518,6 +1063,8 @@ int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_
 
 int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k)
 {
+	if (w->major == 2)
+		return write_kernel2(w, k);
 	begin_record(w, BPFRR_REC_KERNEL);
 	put_u32(w, k->flags);
 	put_u32(w, k->btf_size);
@@ -531,6 +1078,8 @@ int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s)
 {
+	if (w->major == 2)
+		return write_symbol2(w, s);
 	begin_record(w, BPFRR_REC_SYMBOL);
 	put_u64(w, s->seq);
 	put_u32(w, s->kind);
@@ -546,6 +1095,8 @@ int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e)
 {
+	if (w->major == 2)
+		return write_elf2(w, e);
 	if (!e->blob || e->blob > w->stats.nr_blobs)
 		return -EINVAL;
 	begin_record(w, BPFRR_REC_ELF);
@@ -582,19 +1133,16 @@ void bpfrr_trace_writer_stats(const struct bpfrr_trace_writer *w, struct bpfrr_r
 	*stats = w->stats;
 }
 
-static void writer_free(struct bpfrr_trace_writer *w)
-{
-	free(w->slots);
-	bpfrr_buf_free(&w->rec);
-	free(w);
-}
-
 int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_t end_flags)
 {
 	struct timespec now;
 	int err;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (w->major == 2) {
+		err = write_end2(w, exit_status, end_flags, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+		goto written;
+	}
 	begin_record(w, BPFRR_REC_END);
 	put_u32(w, (uint32_t)exit_status);
 	put_u32(w, end_flags);
@@ -608,6 +1156,7 @@ int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_
 	put_u64(w, w->stats.dedup_hits);
 	put_u64(w, w->stats.dedup_bytes);
 	err = write_record(w, NULL, 0);
+written:
 	/* pipes and ttys cannot be synced; that is not a failure */
 	if (!err && fsync(w->fd) && errno != EINVAL && errno != EROFS)
 		err = -errno;
@@ -630,7 +1179,8 @@ struct bpfrr_trace_reader {
 	uint8_t *data;		/* the whole file; malloc'd, so 8-byte offsets are 8-aligned */
 	size_t size;
 	unsigned int flags;
-	uint16_t minor;		/* minor version of the file */
+	uint16_t major, minor;	/* version of the file */
+	uint16_t own_minor;	/* the newest minor of that major this reader knows */
 
 	bool have_header;
 	struct bpfrr_trace_header hdr;
@@ -655,6 +1205,15 @@ struct bpfrr_trace_reader {
 	size_t argv_cap;
 	uint64_t *attr_copy, *attr_exit_copy;	/* u64 so the copies are 8-aligned */
 	size_t attr_cap, attr_exit_cap;
+
+	/* 2.x: the string table (pointers into data) and the time base */
+	const char **strs;
+	size_t nr_strs, strs_cap;
+	size_t hdr_nr_strs;	/* the HEADER's strings: the table after a rewind */
+	uint64_t start_ns;
+	/* blobs stored as runs, decoded (freed with the reader) */
+	uint8_t **owned;
+	size_t nr_owned, owned_cap;
 };
 
 /* Bounds-checked decoding of one payload. */
@@ -786,16 +1345,22 @@ static const char *const *get_strlist(struct cursor *c, uint32_t *countp, const 
 	return array;
 }
 
-static bool check_blob_ref(struct cursor *c, uint64_t id, const char *what)
+/* at: where the field starts in the payload (for the message) */
+static bool check_blob_ref_at(struct cursor *c, uint64_t id, size_t at, const char *what)
 {
 	if (c->cur.failed)
 		return false;
 	if (id > c->r->nr_blobs) {
-		c->cur.pos -= 8;
+		c->cur.pos = at;
 		cur_fail(c, what, "refers to a blob not stored before it");
 		return false;
 	}
 	return true;
+}
+
+static bool check_blob_ref(struct cursor *c, uint64_t id, const char *what)
+{
+	return check_blob_ref_at(c, id, c->cur.pos - 8, what);
 }
 
 static const struct bpfrr_trace_region *get_regions(struct cursor *c, uint32_t *countp)
@@ -1150,6 +1715,605 @@ static void decode_end(struct cursor *c, struct bpfrr_rec_end *e)
 	cur_fail(c, "counts", "do not match the records in the file (a record lost or added?)");
 }
 
+/* --- the 2.x decoders ------------------------------------------------------------ */
+
+/* A malformed varint (cursor at its start). */
+static void cursor_bad(struct bpfrr_cursor *cur, const char *what, const char *why)
+{
+	cur_fail((struct cursor *)cur, what, why);
+}
+
+#define get_var(c, what) bpfrr_cursor_varint(&(c)->cur, what)
+#define get_zz(c, what) bpfrr_cursor_zigzag(&(c)->cur, what)
+
+static uint32_t get_var32(struct cursor *c, const char *what)
+{
+	size_t at = c->cur.pos;
+	uint64_t v = get_var(c, what);
+
+	if (!c->cur.failed && v > UINT32_MAX) {
+		c->cur.pos = at;
+		cur_fail(c, what, "number larger than 32 bits");
+		return 0;
+	}
+	return (uint32_t)v;
+}
+
+static int32_t get_zz32(struct cursor *c, const char *what)
+{
+	size_t at = c->cur.pos;
+	int64_t v = get_zz(c, what);
+
+	if (!c->cur.failed && (v > INT32_MAX || v < INT32_MIN)) {
+		c->cur.pos = at;
+		cur_fail(c, what, "number larger than 32 bits");
+		return 0;
+	}
+	return (int32_t)v;
+}
+
+/* A time: relative to the HEADER's start_monotonic_ns (modulo 2^64). */
+static uint64_t get_time(struct cursor *c, const char *what)
+{
+	return c->r->start_ns + (uint64_t)get_zz(c, what);
+}
+
+/* A string: the index of one written before, or 0 and the string inline (it
+ * joins the table).  Points into the file. */
+static const char *get_str2(struct cursor *c, const char *what)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	size_t at = c->cur.pos;
+	uint64_t ref = get_var(c, what), n;
+	const char *s, **strs;
+
+	if (c->cur.failed)
+		return NULL;
+	if (ref) {
+		if (ref > r->nr_strs) {
+			c->cur.pos = at;
+			cur_fail(c, what, "refers to a string not written before it");
+			return NULL;
+		}
+		return r->strs[ref - 1];
+	}
+	at = c->cur.pos;
+	n = get_var(c, what);
+	if (c->cur.failed)
+		return NULL;
+	if (n == 0) {
+		c->cur.pos = at;
+		cur_fail(c, what, "string length 0 (must count its NUL)");
+		return NULL;
+	}
+	if (!bpfrr_cursor_need(&c->cur, n, what))
+		return NULL;
+	s = get_bytes(c, (size_t)n, what);
+	if (s[n - 1] != '\0' || memchr(s, '\0', n - 1)) {
+		c->cur.pos -= n;
+		cur_fail(c, what, "string not terminated by its only NUL");
+		return NULL;
+	}
+	strs = grow(r, r->strs, &r->strs_cap, r->nr_strs + 1, sizeof(*strs));
+	if (!strs) {
+		c->cur.failed = true;
+		return NULL;
+	}
+	r->strs = strs;
+	r->strs[r->nr_strs++] = s;
+	return s;
+}
+
+/* varint count, then count strings; the pointer array is reader scratch. */
+static const char *const *get_strlist2(struct cursor *c, uint32_t *countp, const char *what)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	size_t at = c->cur.pos;
+	uint64_t count = get_var(c, what), i;
+	const char **array;
+
+	*countp = 0;
+	if (c->cur.failed)
+		return NULL;
+	if (count > bpfrr_cursor_left(&c->cur)) {	/* a string takes a byte at least */
+		c->cur.pos = at;
+		cur_fail(c, what, "count larger than the record can hold");
+		return NULL;
+	}
+	array = grow(r, r->argv, &r->argv_cap, (size_t)count + 1, sizeof(char *));
+	if (!array) {
+		c->cur.failed = true;
+		return NULL;
+	}
+	r->argv = array;
+	for (i = 0; i < count; i++) {
+		array[i] = get_str2(c, what);
+		if (!array[i])
+			return NULL;
+	}
+	array[count] = NULL;
+	*countp = (uint32_t)count;
+	return array;
+}
+
+/*
+ * Runs of bytes into dst[0..n), which the caller zeroed: varint count, then
+ * per run varint skip, varint len (>= 1), len bytes, in order and within n.
+ */
+static bool get_runs(struct cursor *c, uint8_t *dst, size_t n, const char *what)
+{
+	size_t at = c->cur.pos, pos = 0;
+	uint64_t count = get_var(c, what), i;
+
+	if (c->cur.failed)
+		return false;
+	if (count > bpfrr_cursor_left(&c->cur) / 3) {	/* a run takes 3 bytes at least */
+		c->cur.pos = at;
+		return cur_fail(c, what, "count of runs larger than the record can hold");
+	}
+	for (i = 0; i < count; i++) {
+		uint64_t skip, len;
+		const uint8_t *bytes;
+
+		at = c->cur.pos;
+		skip = get_var(c, what);
+		len = get_var(c, what);
+		if (c->cur.failed)
+			return false;
+		if (len == 0 || skip > n - pos || len > n - pos - skip) {
+			c->cur.pos = at;
+			return cur_fail(c, what, len ? "run past the end of the bytes" : "empty run");
+		}
+		bytes = get_bytes(c, (size_t)len, what);
+		if (!bytes)
+			return false;
+		memcpy(dst + pos + skip, bytes, (size_t)len);
+		pos += (size_t)(skip + len);
+	}
+	return true;
+}
+
+/* n bytes as runs, into 8-aligned reader scratch *copy (the ABI walkers read attr as structs). */
+static uint64_t *get_runs_aligned(struct cursor *c, uint32_t n, uint64_t **copy, size_t *cap, const char *what)
+{
+	size_t words = ((size_t)n + 7) / 8 + 1;
+	uint64_t *p = grow(c->r, *copy, cap, words, sizeof(uint64_t));
+
+	if (!p) {
+		c->cur.failed = true;
+		return NULL;
+	}
+	*copy = p;
+	memset(p, 0, words * 8);
+	return get_runs(c, (uint8_t *)p, n, what) ? p : NULL;
+}
+
+/* Smallest encoded region: every field one byte. */
+#define REGION2_MIN	9
+
+static const struct bpfrr_trace_region *get_regions2(struct cursor *c, uint32_t *countp)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	size_t at = c->cur.pos;
+	uint64_t count = get_var(c, "nr_regions"), i;
+	struct bpfrr_trace_region *regions;
+
+	*countp = 0;
+	if (c->cur.failed)
+		return NULL;
+	if (count > bpfrr_cursor_left(&c->cur) / REGION2_MIN) {
+		c->cur.pos = at;
+		cur_fail(c, "nr_regions", "count larger than the record can hold");
+		return NULL;
+	}
+	regions = grow(r, r->regions, &r->regions_cap, (size_t)count + 1, sizeof(*regions));
+	if (!regions) {
+		c->cur.failed = true;
+		return NULL;
+	}
+	r->regions = regions;
+	for (i = 0; i < count; i++) {
+		struct bpfrr_trace_region *reg = &r->regions[i];
+		const struct bpfrr_rec_blob *blob;
+		uint64_t phase_dir, content, flags;
+		size_t field;
+
+		memset(reg, 0, sizeof(*reg));
+		field = c->cur.pos;
+		phase_dir = get_var(c, "region.phase_dir");
+		content = get_var(c, "region.content");
+		flags = get_var(c, "region.flags");
+		if (!c->cur.failed && (phase_dir >> 1 > UINT8_MAX || content > UINT8_MAX || flags > UINT16_MAX)) {
+			c->cur.pos = field;
+			cur_fail(c, "region", "dir, content or flags out of range");
+		}
+		reg->phase = (uint8_t)(phase_dir & 1);
+		reg->dir = (uint8_t)(phase_dir >> 1);
+		reg->content = (uint8_t)content;
+		reg->flags = (uint16_t)flags;
+		reg->err = get_zz32(c, "region.err");
+		reg->addr = get_var(c, "region.addr");
+		reg->len = get_var(c, "region.len");
+		reg->want_len = reg->len + (uint64_t)get_zz(c, "region.want_len");
+		field = c->cur.pos;
+		reg->blob = get_var(c, "region.blob");
+		if (!check_blob_ref_at(c, reg->blob, field, "region.blob"))
+			return NULL;
+		reg->path = get_str2(c, "region.path");
+		if (c->cur.failed)
+			return NULL;
+		blob = reg->blob ? &r->blobs[reg->blob - 1] : NULL;
+		if (blob && blob->len > reg->len)
+			return cur_fail(c, reg->path, "blob longer than the region"), NULL;
+	}
+	*countp = (uint32_t)count;
+	return r->regions;
+}
+
+static void decode_header2(struct cursor *c, struct bpfrr_trace_header *h)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	const char *const *argv;
+
+	h->flags = get_var32(c, "flags");
+	h->arch = get_var32(c, "arch");
+	h->nr_cpus = get_var32(c, "nr_cpus");
+	h->page_size = get_var32(c, "page_size");
+	h->start_realtime_ns = get_var(c, "start_realtime_ns");
+	h->start_monotonic_ns = get_var(c, "start_monotonic_ns");
+	h->recorder_pid = get_var32(c, "recorder_pid");
+	h->tracee_pid = get_var32(c, "tracee_pid");
+	h->arch_name = get_str2(c, "arch_name");
+	h->kernel_release = get_str2(c, "kernel_release");
+	h->kernel_version = get_str2(c, "kernel_version");
+	h->recorder_version = get_str2(c, "recorder_version");
+	argv = get_strlist2(c, &h->argc, "argv");
+	if (c->cur.failed)
+		return;
+	r->start_ns = h->start_monotonic_ns;
+	r->hdr_argv = calloc((size_t)h->argc + 1, sizeof(char *));
+	if (!r->hdr_argv) {
+		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+		c->cur.failed = true;
+		return;
+	}
+	memcpy(r->hdr_argv, argv, (size_t)h->argc * sizeof(char *));
+	h->argv = r->hdr_argv;
+}
+
+/*
+ * BLOB: u8 form; 0..15: that many zero bytes, then the data at a file offset
+ * that is a multiple of 8; 16: varint len, the data as runs (copied out,
+ * at most BLOB_RUNS_EXPAND times the record's length).
+ */
+static void decode_blob2(struct cursor *c, struct bpfrr_rec_blob *b)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	struct bpfrr_rec_blob *blobs;
+	const uint8_t *pad;
+	uint8_t form;
+	size_t i;
+
+	b->id = r->nr_blobs_seen + 1;
+	form = get_u8(c, "form");
+	if (c->cur.failed)
+		return;
+	if (form == BLOB_FORM_RUNS) {
+		uint64_t len = get_var(c, "len");
+		uint8_t *data, **owned;
+
+		if (c->cur.failed)
+			return;
+		if (len > (uint64_t)BLOB_RUNS_EXPAND * c->cur.len) {
+			c->cur.pos = 1;
+			cur_fail(c, "len", "runs longer than the format allows for the record");
+			return;
+		}
+		if (b->id <= r->nr_blobs) {
+			/* seen before a rewind: decoded then */
+			*b = r->blobs[b->id - 1];
+			c->cur.pos = c->cur.len;
+			return;
+		}
+		owned = grow(r, r->owned, &r->owned_cap, r->nr_owned + 1, sizeof(*owned));
+		if (!owned) {
+			c->cur.failed = true;
+			return;
+		}
+		r->owned = owned;
+		data = calloc(1, len ? (size_t)len : 1);
+		if (!data) {
+			set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+			c->cur.failed = true;
+			return;
+		}
+		r->owned[r->nr_owned++] = data;
+		if (!get_runs(c, data, (size_t)len, "data"))
+			return;
+		b->len = len;
+		b->data = data;
+	} else {
+		pad = get_bytes(c, form, "pad");
+		if (c->cur.failed)
+			return;
+		if (form >= 16) {
+			c->cur.pos = 0;
+			cur_fail(c, "form", "neither padding (0 to 15) nor runs (16)");
+			return;
+		}
+		for (i = 0; i < form; i++) {
+			if (pad[i]) {
+				c->cur.pos = 1 + i;
+				cur_fail(c, "pad", "non-zero padding");
+				return;
+			}
+		}
+		if ((c->cur.base + c->cur.pos) % 8) {
+			cur_fail(c, "data", "not at a file offset that is a multiple of 8");
+			return;
+		}
+		b->len = bpfrr_cursor_left(&c->cur);
+		b->data = c->cur.p + c->cur.pos;
+		c->cur.pos = c->cur.len;
+	}
+	/* the CRC protects the bytes; the digest is for the readers' users (dump) */
+	bpfrr_sha256(b->data, b->len, b->sha256);
+	if (b->id <= r->nr_blobs)
+		return;		/* seen before a rewind: the same record */
+	blobs = grow(r, r->blobs, &r->blobs_cap, r->nr_blobs + 1, sizeof(*blobs));
+	if (!blobs) {
+		c->cur.failed = true;
+		return;
+	}
+	r->blobs = blobs;
+	r->blobs[r->nr_blobs++] = *b;
+}
+
+static void decode_task2(struct cursor *c, struct bpfrr_rec_task *t)
+{
+	t->event = get_var32(c, "event");
+	t->tid = get_var32(c, "tid");
+	t->tgid = get_var32(c, "tgid");
+	t->other_tid = get_var32(c, "other_tid");
+	t->clone_flags = get_var(c, "clone_flags");
+	t->status = get_zz32(c, "status");
+	t->time_ns = get_time(c, "time_ns");
+	t->path = get_str2(c, "path");
+	t->argv = get_strlist2(c, &t->argc, "argv");
+}
+
+/* attr_len or attr_exit_len: at most attr_size and BPFRR_TRACE_ATTR_MAX */
+static uint32_t get_attr_len(struct cursor *c, uint32_t attr_size, const char *what)
+{
+	size_t at = c->cur.pos;
+	uint32_t n = get_var32(c, what);
+
+	if (c->cur.failed)
+		return 0;
+	if (n > attr_size || n > BPFRR_TRACE_ATTR_MAX) {
+		c->cur.pos = at;
+		cur_fail(c, what, n > attr_size ? "larger than attr_size" : "larger than the format allows");
+		return 0;
+	}
+	return n;
+}
+
+static void decode_bpf_call2(struct cursor *c, struct bpfrr_rec_bpf_call *b)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	uint8_t *exit;
+	uint64_t *copy;
+	uint32_t i;
+
+	b->seq = get_var(c, "seq");
+	b->tid = get_var32(c, "tid");
+	b->cmd = get_var32(c, "cmd");
+	b->attr_addr = get_var(c, "attr_addr");
+	b->attr_size = get_var32(c, "attr_size");
+	b->flags = get_var32(c, "flags");
+	b->ret = get_zz(c, "ret");
+	b->t_enter_ns = get_time(c, "t_enter_ns");
+	b->t_exit_ns = b->t_enter_ns + (uint64_t)get_zz(c, "t_exit_ns");
+	b->attr_len = get_attr_len(c, b->attr_size, "attr_len");
+	if (c->cur.failed)
+		return;
+	copy = get_runs_aligned(c, b->attr_len, &r->attr_copy, &r->attr_cap, "attr");
+	if (!copy)
+		return;
+	b->attr = copy;
+	b->attr_exit_len = get_attr_len(c, b->attr_size, "attr_exit_len");
+	if (c->cur.failed)
+		return;
+	copy = get_runs_aligned(c, b->attr_exit_len, &r->attr_exit_copy, &r->attr_exit_cap, "attr_exit");
+	if (!copy)
+		return;
+	/* stored as its difference from attr */
+	exit = (uint8_t *)copy;
+	for (i = 0; i < b->attr_exit_len && i < b->attr_len; i++)
+		exit[i] ^= ((const uint8_t *)b->attr)[i];
+	b->attr_exit = copy;
+	b->regions = get_regions2(c, &b->nr_regions);
+}
+
+static void decode_syscall2(struct cursor *c, struct bpfrr_rec_syscall *s)
+{
+	int i;
+
+	s->seq = get_var(c, "seq");
+	s->tid = get_var32(c, "tid");
+	s->nr = get_var32(c, "nr");
+	for (i = 0; i < 6; i++)
+		s->args[i] = (uint64_t)get_zz(c, "args");
+	s->ret = get_zz(c, "ret");
+	s->flags = get_var32(c, "flags");
+	s->t_enter_ns = get_time(c, "t_enter_ns");
+	s->t_exit_ns = s->t_enter_ns + (uint64_t)get_zz(c, "t_exit_ns");
+	s->name = get_str2(c, "name");
+	s->regions = get_regions2(c, &s->nr_regions);
+}
+
+static void decode_fd_event2(struct cursor *c, struct bpfrr_rec_fd_event *e)
+{
+	e->seq = get_var(c, "seq");
+	e->tid = get_var32(c, "tid");
+	e->op = get_var32(c, "op");
+	e->fd = get_zz32(c, "fd");
+	e->newfd = get_zz32(c, "newfd");
+	e->kind = get_var32(c, "kind");
+	e->flags = get_var32(c, "flags");
+	e->object = get_var(c, "object");
+}
+
+static void decode_object2(struct cursor *c, struct bpfrr_rec_object *o)
+{
+	static const char *const names[NR_OBJ_FIELDS] = {
+		"id", "type", "key_size", "value_size", "max_entries", "map_flags", "btf_id", "btf_size",
+		"prog_id", "attach_type", "target_obj_id", "target_btf_id", "target", "tag", "info_blob",
+	};
+	uint64_t v[NR_OBJ_FIELDS] = { 0 }, mask;
+	size_t at;
+	int i;
+
+	o->seq = get_var(c, "seq");
+	o->tid = get_var32(c, "tid");
+	o->fd = get_zz32(c, "fd");
+	o->kind = get_var32(c, "kind");
+	o->flags = get_var32(c, "flags");
+	o->err = get_zz32(c, "err");
+	at = c->cur.pos;
+	mask = get_var(c, "fields");
+	if (c->cur.failed)
+		return;
+	if (mask >> NR_OBJ_FIELDS) {
+		c->cur.pos = at;
+		cur_fail(c, "fields", "names a field this format does not have");
+		return;
+	}
+	for (i = 0; i < NR_OBJ_FIELDS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		at = c->cur.pos;
+		if (i == OBJ_TAG) {
+			const void *tag = get_bytes(c, sizeof(o->tag), "tag");
+
+			if (tag)
+				memcpy(o->tag, tag, sizeof(o->tag));
+			continue;
+		}
+		v[i] = i == OBJ_TARGET || i == OBJ_INFO_BLOB ? get_var(c, names[i]) : get_var32(c, names[i]);
+		if (i == OBJ_INFO_BLOB && !check_blob_ref_at(c, v[i], at, names[i]))
+			return;
+	}
+	o->id = (uint32_t)v[OBJ_ID];
+	o->type = (uint32_t)v[OBJ_TYPE];
+	o->key_size = (uint32_t)v[OBJ_KEY_SIZE];
+	o->value_size = (uint32_t)v[OBJ_VALUE_SIZE];
+	o->max_entries = (uint32_t)v[OBJ_MAX_ENTRIES];
+	o->map_flags = (uint32_t)v[OBJ_MAP_FLAGS];
+	o->btf_id = (uint32_t)v[OBJ_BTF_ID];
+	o->btf_size = (uint32_t)v[OBJ_BTF_SIZE];
+	o->prog_id = (uint32_t)v[OBJ_PROG_ID];
+	o->attach_type = (uint32_t)v[OBJ_ATTACH_TYPE];
+	o->target_obj_id = (uint32_t)v[OBJ_TARGET_OBJ_ID];
+	o->target_btf_id = (uint32_t)v[OBJ_TARGET_BTF_ID];
+	o->target = v[OBJ_TARGET];
+	o->info_blob = v[OBJ_INFO_BLOB];
+	o->name = get_str2(c, "name");
+}
+
+static void decode_note2(struct cursor *c, struct bpfrr_rec_note *n)
+{
+	n->seq = get_var(c, "seq");
+	n->tid = get_var32(c, "tid");
+	n->level = get_var32(c, "level");
+	n->text = get_str2(c, "text");
+}
+
+static void decode_kernel2(struct cursor *c, struct bpfrr_rec_kernel *k)
+{
+	const void *sum;
+
+	k->flags = get_var32(c, "flags");
+	k->btf_size = get_var32(c, "btf_size");
+	sum = get_bytes(c, sizeof(k->btf_sha256), "btf_sha256");
+	if (sum)
+		memcpy(k->btf_sha256, sum, sizeof(k->btf_sha256));
+	k->release = get_str2(c, "release");
+	k->version = get_str2(c, "version");
+	k->machine = get_str2(c, "machine");
+	k->build_id = get_str2(c, "build_id");
+}
+
+static void decode_symbol2(struct cursor *c, struct bpfrr_rec_symbol *s)
+{
+	s->seq = get_var(c, "seq");
+	s->kind = get_var32(c, "kind");
+	s->flags = get_var32(c, "flags");
+	s->value = (uint64_t)get_zz(c, "value");
+	s->btf_kind = get_var32(c, "btf_kind");
+	s->btf_obj_id = get_var32(c, "btf_obj_id");
+	s->offset = (uint64_t)get_zz(c, "offset");
+	s->name = get_str2(c, "name");
+	s->module = get_str2(c, "module");
+}
+
+static void decode_elf2(struct cursor *c, struct bpfrr_rec_elf *e)
+{
+	size_t at;
+
+	e->seq = get_var(c, "seq");
+	e->tid = get_var32(c, "tid");
+	e->flags = get_var32(c, "flags");
+	e->offset = get_var(c, "offset");
+	at = c->cur.pos;
+	e->blob = get_var(c, "blob");
+	if (!check_blob_ref_at(c, e->blob, at, "blob"))
+		return;
+	if (!e->blob) {
+		c->cur.pos = at;
+		cur_fail(c, "blob", "an ELF record without its bytes");
+		return;
+	}
+	e->path = get_str2(c, "path");
+}
+
+static void decode_end2(struct cursor *c, struct bpfrr_rec_end *e)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	size_t at[5];
+
+	e->exit_status = get_zz32(c, "exit_status");
+	e->flags = get_var32(c, "flags");
+	e->time_ns = get_time(c, "time_ns");
+	at[0] = c->cur.pos;
+	e->nr_records = get_var(c, "nr_records");
+	at[1] = c->cur.pos;
+	e->nr_bpf_calls = get_var(c, "nr_bpf_calls");
+	at[2] = c->cur.pos;
+	e->nr_syscalls = get_var(c, "nr_syscalls");
+	at[3] = c->cur.pos;
+	e->nr_blobs = get_var(c, "nr_blobs");
+	at[4] = c->cur.pos;
+	e->blob_bytes = get_var(c, "blob_bytes");
+	e->dedup_hits = get_var(c, "dedup_hits");
+	e->dedup_bytes = get_var(c, "dedup_bytes");
+	if (c->cur.failed)
+		return;
+	if (e->nr_records != r->nr_records)
+		c->cur.pos = at[0];
+	else if (e->nr_bpf_calls != r->nr_bpf_calls)
+		c->cur.pos = at[1];
+	else if (e->nr_syscalls != r->nr_syscalls)
+		c->cur.pos = at[2];
+	else if (e->nr_blobs != r->nr_blobs_seen)
+		c->cur.pos = at[3];
+	else if (e->blob_bytes != r->blob_bytes)
+		c->cur.pos = at[4];
+	else
+		return;
+	cur_fail(c, "counts", "do not match the records in the file (a record lost or added?)");
+}
+
 /*
  * Frame the record at r->pos: returns BPFRR_TRACE_RECORD with *payload and
  * *length set, or sets and returns an error status.
@@ -1162,13 +2326,19 @@ static int read_frame(struct bpfrr_trace_reader *r, uint32_t *type, const uint8_
 	enum bpfrr_frame_status st;
 	const char *tname;
 
-	st = bpfrr_frame_read(r->data, r->size, pos, pos == PREFIX_SIZE ? r->data : NULL,
-			      BPFRR_TRACE_MAX_PAYLOAD, !(r->flags & BPFRR_TRACE_IGNORE_CHECKSUMS), &f);
+	st = (r->major == 1 ? bpfrr_frame_read : bpfrr_cframe_read)(r->data, r->size, pos,
+		pos == PREFIX_SIZE ? r->data : NULL, BPFRR_TRACE_MAX_PAYLOAD,
+		!(r->flags & BPFRR_TRACE_IGNORE_CHECKSUMS), &f);
 	if (st == BPFRR_FRAME_NO_DATA)
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos, "truncated: no END record");
-	if (st == BPFRR_FRAME_SHORT_HEADER)
+	if (st == BPFRR_FRAME_SHORT_HEADER && r->major == 1)
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos,
 				 "truncated: record frame incomplete (%zu of %d bytes)", f.left, FRAME_SIZE);
+	if (st == BPFRR_FRAME_SHORT_HEADER)
+		return set_error(r, BPFRR_TRACE_TRUNCATED, pos,
+				 "truncated: record frame incomplete (%zu bytes)", f.left);
+	if (st == BPFRR_FRAME_BAD_HEADER)
+		return set_error(r, BPFRR_TRACE_CORRUPT, pos, "record frame: malformed type or length");
 	*type = f.type;
 	*length = f.length;
 	tname = bpfrr_trace_rec_type_name(f.type);
@@ -1178,12 +2348,13 @@ static int read_frame(struct bpfrr_trace_reader *r, uint32_t *type, const uint8_
 		return set_error(r, BPFRR_TRACE_CORRUPT, pos, "record type 0 is invalid");
 	switch (st) {
 	case BPFRR_FRAME_TOO_LONG:
-		return set_error(r, BPFRR_TRACE_CORRUPT, pos + 4,
+		/* 1.x: point at the length field; 2.x: at the frame */
+		return set_error(r, BPFRR_TRACE_CORRUPT, r->major == 1 ? pos + 4 : pos,
 				 "record length %u exceeds the maximum %u", f.length, BPFRR_TRACE_MAX_PAYLOAD);
 	case BPFRR_FRAME_SHORT_PAYLOAD:
 		return set_error(r, BPFRR_TRACE_TRUNCATED, pos,
-				 "truncated: %s record of %u bytes, only %zu present",
-				 tname, f.length, f.left - FRAME_SIZE);
+				 "truncated: %s record of %u bytes, only %zu present", tname, f.length,
+				 r->major == 1 ? f.left - FRAME_SIZE : (size_t)(r->data + r->size - f.payload));
 	case BPFRR_FRAME_BAD_CRC:
 		return set_error(r, BPFRR_TRACE_CORRUPT, pos,
 				 "%s record: checksum mismatch (stored 0x%08x, computed 0x%08x)",
@@ -1204,14 +2375,58 @@ static void check_consumed(struct cursor *c)
 {
 	if (c->cur.failed || c->cur.pos == c->cur.len)
 		return;
-	if (c->r->minor > BPFRR_TRACE_VERSION_MINOR)
+	if (c->r->minor > c->r->own_minor)
 		return;
 	cur_fail(c, "payload", "unexpected bytes after the last field");
 }
 
+/* One 2.x record of a known type, or an unknown type passed on undecoded. */
+static void decode2(struct cursor *c, struct bpfrr_trace_record *rec)
+{
+	switch (rec->type) {
+	case BPFRR_REC_BLOB:
+		decode_blob2(c, &rec->blob);
+		break;
+	case BPFRR_REC_TASK:
+		decode_task2(c, &rec->task);
+		break;
+	case BPFRR_REC_BPF_CALL:
+		decode_bpf_call2(c, &rec->bpf_call);
+		break;
+	case BPFRR_REC_SYSCALL:
+		decode_syscall2(c, &rec->syscall);
+		break;
+	case BPFRR_REC_FD_EVENT:
+		decode_fd_event2(c, &rec->fd_event);
+		break;
+	case BPFRR_REC_OBJECT:
+		decode_object2(c, &rec->object);
+		break;
+	case BPFRR_REC_NOTE:
+		decode_note2(c, &rec->note);
+		break;
+	case BPFRR_REC_END:
+		decode_end2(c, &rec->end);
+		break;
+	case BPFRR_REC_KERNEL:
+		decode_kernel2(c, &rec->kernel);
+		break;
+	case BPFRR_REC_SYMBOL:
+		decode_symbol2(c, &rec->symbol);
+		break;
+	case BPFRR_REC_ELF:
+		decode_elf2(c, &rec->elf);
+		break;
+	default:
+		/* a record type of a newer minor version: passed on undecoded (it adds no string) */
+		c->cur.pos = c->cur.len;
+		break;
+	}
+}
+
 int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *rec)
 {
-	struct cursor c = { .cur.on_short = cursor_short, .r = r };
+	struct cursor c = { .cur.on_short = cursor_short, .cur.on_bad = cursor_bad, .r = r };
 	const uint8_t *payload;
 	uint32_t type, length;
 	bool pad_cut;
@@ -1231,12 +2446,14 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 	rec->payload = payload;
 	c.cur.p = payload;
 	c.cur.len = length;
-	c.cur.base = r->pos + FRAME_SIZE;
+	c.cur.base = (size_t)(payload - r->data);
 	c.rec_name = bpfrr_trace_rec_type_name(type);
 
-	switch (type) {
-	case BPFRR_REC_HEADER:
+	if (type == BPFRR_REC_HEADER)
 		return set_error(r, BPFRR_TRACE_CORRUPT, r->pos, "second HEADER record");
+	if (r->major == 2)
+		decode2(&c, rec);
+	else switch (type) {
 	case BPFRR_REC_BLOB:
 		decode_blob(&c, &rec->blob);
 		break;
@@ -1326,6 +2543,7 @@ void bpfrr_trace_rewind(struct bpfrr_trace_reader *r)
 	r->error = NULL;
 	r->nr_records = 1;
 	r->nr_bpf_calls = r->nr_syscalls = r->nr_blobs_seen = r->blob_bytes = 0;
+	r->nr_strs = r->hdr_nr_strs;	/* the records after HEADER add theirs again */
 }
 
 const struct bpfrr_rec_blob *bpfrr_trace_blob(const struct bpfrr_trace_reader *r, uint64_t id)
@@ -1353,6 +2571,10 @@ void bpfrr_trace_reader_close(struct bpfrr_trace_reader *r)
 	free(r->argv);
 	free(r->attr_copy);
 	free(r->attr_exit_copy);
+	free(r->strs);
+	while (r->nr_owned)
+		free(r->owned[--r->nr_owned]);
+	free(r->owned);
 	free(r);
 }
 
@@ -1375,7 +2597,7 @@ static struct bpfrr_trace_reader *open_failed(struct bpfrr_trace_reader *r, char
 static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char **err)
 {
 	const uint8_t *d = r->data;
-	struct cursor c = { .cur.on_short = cursor_short, .r = r, .rec_name = "HEADER" };
+	struct cursor c = { .cur.on_short = cursor_short, .cur.on_bad = cursor_bad, .r = r, .rec_name = "HEADER" };
 	uint16_t major;
 	uint32_t type, length;
 	const uint8_t *payload;
@@ -1398,12 +2620,14 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 		return r;
 	}
 	bpfrr_frame_prefix_version(d, &major, &r->minor);
-	if (major != BPFRR_TRACE_VERSION_MAJOR) {
+	if (major != 1 && major != 2) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 8,
-			  "unsupported trace format version %u.%u (this bpfrr reads %d.x)",
-			  major, r->minor, BPFRR_TRACE_VERSION_MAJOR);
+			  "unsupported trace format version %u.%u (this bpfrr reads 1.x and 2.x)",
+			  major, r->minor);
 		return open_failed(r, err);
 	}
+	r->major = major;
+	r->own_minor = major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR;
 	r->hdr.version_major = major;
 	r->hdr.version_minor = r->minor;
 
@@ -1423,12 +2647,16 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 	}
 	c.cur.p = payload;
 	c.cur.len = length;
-	c.cur.base = r->pos + FRAME_SIZE;
-	decode_header(&c, &r->hdr);
+	c.cur.base = (size_t)(payload - r->data);
+	if (major == 2)
+		decode_header2(&c, &r->hdr);
+	else
+		decode_header(&c, &r->hdr);
 	check_consumed(&c);
 	if (c.cur.failed)
 		return open_failed(r, err);
 	r->have_header = true;
+	r->hdr_nr_strs = r->nr_strs;
 	r->nr_records = 1;
 	r->first = r->pos = next;
 	if (pad_cut)

@@ -5,13 +5,17 @@
  *
  * The byte layout is specified in docs/trace-format.md; this header is the
  * C view of it.  In short: a 16-byte file prefix (magic "BPFRRTR\0",
- * version), a HEADER record, then framed records
+ * version), a HEADER record, then framed records, ending with an END record.
+ * Version 1.x frames are
  *     u32 type, u32 payload length, u32 crc32c(type, length, payload), payload,
  *     zero padding to the next multiple of 8
- * (the HEADER's CRC also covers the file prefix),
- * all little-endian, ending with an END record.  The framing is frame.h's,
- * shared with the bundle.  A file without END is a
- * truncated trace: its complete records are still read.
+ * with fixed-size little-endian fields; version 2.0 (what the writer
+ * writes) has the same records and fields in compact frames
+ *     varint type, varint length, u32 crc32c, payload
+ * with varints, a string table and attrs as runs of non-zero bytes.  The
+ * HEADER's CRC also covers the file prefix.  The framing is frame.h's (the
+ * 1.x one is shared with the bundle).  A file without END is a truncated
+ * trace: its complete records are still read.
  *
  * The same structs are used to write records and to read them back.  When
  * reading, every pointer in a record points into memory owned by the reader:
@@ -35,8 +39,14 @@
 
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
-#define BPFRR_TRACE_VERSION_MAJOR	1
-#define BPFRR_TRACE_VERSION_MINOR	1
+/* The version the writer writes (docs/trace-format.md, "versioning"). */
+#define BPFRR_TRACE_VERSION_MAJOR	2
+#define BPFRR_TRACE_VERSION_MINOR	0
+/* The newest 1.x: read, and written by bpfrr_trace_create_fd_version(fd, hdr, 1) */
+#define BPFRR_TRACE_V1_MINOR		1
+
+/* 2.x: no attr is longer than this (the recorder captures at most 4096 bytes) */
+#define BPFRR_TRACE_ATTR_MAX		65536u
 
 /* No record payload is larger than this; readers reject bigger lengths. */
 #define BPFRR_TRACE_MAX_PAYLOAD		(320u << 20)	/* > BPFRR_ABI_BUF_MAX + framing */
@@ -337,8 +347,12 @@ struct bpfrr_trace_record {
  *
  * Every record is written with write(2) as soon as it is produced; nothing is
  * held back, so a recorder killed with SIGKILL leaves all earlier records
- * readable.  Not thread-safe.  Functions return 0 or -errno; after an I/O
- * error every later call fails with the same error.
+ * readable.  A writer writes format 2.0 unless made with
+ * bpfrr_trace_create_fd_version(fd, hdr, 1), which writes 1.1 (the tests of
+ * the 1.x reader use it; both encode the same records).  Not thread-safe.
+ * Functions return 0 or -errno; after an I/O error every later call fails
+ * with the same error (in 2.0 also after a record that could not be
+ * encoded: its strings were counted in the reader's table already).
  */
 struct bpfrr_trace_writer;
 
@@ -347,6 +361,9 @@ struct bpfrr_trace_writer;
 struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr);
 /* The same on an open fd (which bpfrr_trace_close() closes). */
 struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr);
+/* The same in format major.x (1 or 2); EINVAL for another major. */
+struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
+							 unsigned int major);
 
 /* Stores len bytes (unless identical bytes were stored already) and returns
  * the blob id to put into records; 0 with errno set on failure.  len 0 is a

@@ -537,6 +537,7 @@ static bool frame_at(struct in *file, size_t off, uint32_t *type, struct in *pay
 		return false;
 	case BPFRR_FRAME_TOO_LONG:
 	case BPFRR_FRAME_SHORT_PAYLOAD:
+	case BPFRR_FRAME_BAD_HEADER:	/* compact (trace 2.x) frames only */
 		in_fail(file, off, "record length %u beyond the file or the limit", f.length);
 		return false;
 	case BPFRR_FRAME_BAD_CRC:

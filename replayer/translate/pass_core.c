@@ -757,7 +757,8 @@ int fe_pass_core(struct fe_trace *t, struct fe_call *c, struct bpfrr_ir *ir, uin
 	uint32_t btf_len = 0, i;
 	int nomem = 0, ret;
 
-	if (!c->is_bpf || c->cmd != BPFRR_CMD_PROG_LOAD || !t->hdr || t->hdr->version_minor < 1)
+	if (!c->is_bpf || c->cmd != BPFRR_CMD_PROG_LOAD || !t->hdr ||
+	    (t->hdr->version_major == 1 && t->hdr->version_minor < 1))
 		return 0;	/* a 1.0 trace has no objects: replayed as recorded, as before */
 	prog = ic->result_slot >= 0 && ir->slots[ic->result_slot].name ? ir->slots[ic->result_slot].name :
 	       "the program";

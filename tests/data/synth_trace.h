@@ -32,6 +32,13 @@
 
 #define SYNTH_T0	1000000000ull	/* monotonic time of the first record */
 
+/*
+ * The format the synthetic traces are written in: 1 (1.1) unless a test sets
+ * 2.  The dump goldens and the tests that edit bytes at 1.x offsets use 1.1;
+ * tests/unit/test_dump.c checks that each trace dumps the same in 2.0.
+ */
+static unsigned int synth_major __attribute__((unused)) = 1;
+
 struct synth {
 	struct bpfrr_trace_writer *w;
 	uint64_t seq;
@@ -164,7 +171,7 @@ static int synth_kprobe_trace(int fd, bool with_end)
 	struct btf *btf;
 	int id;
 
-	s.w = bpfrr_trace_create_fd(fd, &h);
+	s.w = bpfrr_trace_create_fd_version(fd, &h, synth_major);
 	if (!s.w)
 		return -errno;
 	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
@@ -426,7 +433,7 @@ static __attribute__((unused)) int synth_portable_trace(int fd)
 	uint64_t seq;
 
 	memcpy(k.btf_sha256, btf_sha, sizeof(btf_sha));
-	s.w = bpfrr_trace_create_fd(fd, &h);
+	s.w = bpfrr_trace_create_fd_version(fd, &h, synth_major);
 	if (!s.w)
 		return -errno;
 	synth_check(&s, bpfrr_trace_write_kernel(s.w, &k));
@@ -526,7 +533,7 @@ static __attribute__((unused)) int synth_lskel_trace(int fd)
 	uint64_t seq;
 	int n = 0, i, back;
 
-	s.w = bpfrr_trace_create_fd(fd, &h);
+	s.w = bpfrr_trace_create_fd_version(fd, &h, synth_major);
 	if (!s.w)
 		return -errno;
 	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);
@@ -681,7 +688,7 @@ static __attribute__((unused)) int synth_later_uapi_trace(int fd)
 	};
 	struct bpfrr_rec_bpf_call c;
 
-	s.w = bpfrr_trace_create_fd(fd, &h);
+	s.w = bpfrr_trace_create_fd_version(fd, &h, synth_major);
 	if (!s.w)
 		return -errno;
 	synth_task(&s, BPFRR_TASK_START, 100, 100, 0, 0, 0);

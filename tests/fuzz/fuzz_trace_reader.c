@@ -15,7 +15,8 @@
  * FUZZ_SECONDS).
  *
  * With FUZZ_WRITE_SEEDS=DIR in the environment, the first run writes the
- * synthetic traces into DIR and exits (seeding a corpus).
+ * synthetic traces into DIR, in trace format 1.1 and 2.0, and exits
+ * (seeding a corpus).
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -129,25 +130,33 @@ static void run(const uint8_t *data, size_t size, unsigned int flags)
 	(void)sum;
 }
 
-static void write_seeds(const char *dir)
+static void write_seed(const char *dir, const char *name, unsigned int major, int (*fn)(int fd))
 {
 	char path[4096];
-	int fd, i;
+	int fd;
 
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/synth-kprobe%s.trace", dir, i ? "-truncated" : "");
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || synth_kprobe_trace(fd, i == 0)) {
-			fprintf(stderr, "cannot write %s\n", path);
-			exit(1);
-		}
-	}
-	/* a light skeleton: the loader program decoder behind dump */
-	snprintf(path, sizeof(path), "%s/synth-lskel.trace", dir);
+	snprintf(path, sizeof(path), "%s/synth-%s%s.trace", dir, name, major == 2 ? "-v2" : "");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || synth_lskel_trace(fd)) {
+	synth_major = major;
+	if (fd < 0 || fn(fd)) {
 		fprintf(stderr, "cannot write %s\n", path);
 		exit(1);
+	}
+}
+
+/* The synthetic traces in trace format 1.1 and in 2.0 (what the recorder writes). */
+static void write_seeds(const char *dir)
+{
+	unsigned int major;
+
+	for (major = 1; major <= 2; major++) {
+		write_seed(dir, "kprobe", major, synth_kprobe_trace_whole);
+		write_seed(dir, "kprobe-truncated", major, synth_kprobe_trace_cut);
+		/* a light skeleton: the loader program decoder behind dump */
+		write_seed(dir, "lskel", major, synth_lskel_trace);
+		/* symbols, the kernel record, ELF objects */
+		write_seed(dir, "portable", major, synth_portable_trace);
+		write_seed(dir, "later-uapi", major, synth_later_uapi_trace);
 	}
 	exit(0);
 }

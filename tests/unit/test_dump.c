@@ -516,6 +516,177 @@ static void dump_recorded(const char *subdir)
 	fprintf(stderr, "# %d recorded traces of %s dumped\n", n, subdir);
 }
 
+
+/* Dump bytes with opts: stdout (malloc'd) and the exit status. */
+static char *dump_text(const uint8_t *trace, size_t len, const struct bpfrr_dump_opts *opts, int *status)
+{
+	char *out_text = NULL, *err_text = NULL, *open_err = NULL;
+	size_t out_len = 0, err_len = 0;
+	struct bpfrr_trace_reader *r;
+	FILE *out, *err;
+
+	r = bpfrr_trace_open_mem(trace, len, "synth.trace", 0, &open_err);
+	ck_assert_msg(r, "%s", open_err);
+	out = open_memstream(&out_text, &out_len);
+	err = open_memstream(&err_text, &err_len);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	*status = bpfrr_dump_trace(r, opts, out, err);
+	fclose(out);
+	fclose(err);
+	bpfrr_trace_reader_close(r);
+	free(err_text);
+	return out_text;
+}
+
+/*
+ * Trace format 2.0 holds the same records in fewer bytes: every synthetic
+ * trace, written in 1.1 and in 2.0, dumps the same in every printer (but for
+ * the format named in the first line), and the 2.0 file is smaller.
+ */
+START_TEST(same_dump_in_both_formats)
+{
+	static int (*const writers[])(int fd) = {
+		synth_kprobe_trace_whole, synth_kprobe_trace_cut, synth_portable_trace, synth_lskel_trace,
+		synth_later_uapi_trace,
+	};
+	const struct bpfrr_dump_opts opts[] = {
+		{ .verbose = true }, { .json = true }, { .summary = true }, { .summary = true, .json = true },
+	};
+
+	for (size_t k = 0; k < sizeof(writers) / sizeof(writers[0]); k++) {
+		uint8_t *t1, *t2;
+		size_t len1, len2;
+
+		synth_major = 1;
+		t1 = synth_bytes_of(writers[k], &len1);
+		synth_major = 2;
+		t2 = synth_bytes_of(writers[k], &len2);
+		synth_major = 1;
+		ck_assert_ptr_nonnull(t1);
+		ck_assert_ptr_nonnull(t2);
+		ck_assert_msg(len2 < len1, "trace %zu: 2.0 %zu bytes, 1.1 %zu", k, len2, len1);
+		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			int st1, st2;
+			char *a = dump_text(t1, len1, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);
+			char *v = strstr(a, ", format 1.1, ");
+			char msg[1200];
+
+			if (v)
+				memcpy(v, ", format 2.0, ", strlen(", format 2.0, "));
+			ck_assert_int_eq(st1, st2);
+			if (strcmp(a, b)) {
+				first_difference(b, a, msg, sizeof(msg));
+				ck_abort_msg("trace %zu, printer %zu: 2.0 dumps differently from 1.1 at %s", k, i, msg);
+			}
+			free(a);
+			free(b);
+		}
+		free(t1);
+		free(t2);
+	}
+}
+END_TEST
+
+/* The records of trace bytes written again in format 2.0 (END gets the time of the rewrite). */
+static uint8_t *reencode_v2(const uint8_t *t, size_t len, size_t *out_len)
+{
+	struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(t, len, "in.trace", 0, NULL);
+	int fd = memfd_create("v2", 0), err = 0;
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_record rec;
+	struct stat st;
+	uint8_t *buf;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_ge(fd, 0);
+	w = bpfrr_trace_create_fd_version(dup(fd), bpfrr_trace_header(r), 2);
+	ck_assert_ptr_nonnull(w);
+	while (!err && bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		switch (rec.type) {
+		case BPFRR_REC_BLOB:
+			ck_assert_uint_eq(bpfrr_trace_put_blob(w, rec.blob.data, rec.blob.len), rec.blob.id);
+			break;
+		case BPFRR_REC_TASK: err = bpfrr_trace_write_task(w, &rec.task); break;
+		case BPFRR_REC_BPF_CALL: err = bpfrr_trace_write_bpf_call(w, &rec.bpf_call); break;
+		case BPFRR_REC_SYSCALL: err = bpfrr_trace_write_syscall(w, &rec.syscall); break;
+		case BPFRR_REC_FD_EVENT: err = bpfrr_trace_write_fd_event(w, &rec.fd_event); break;
+		case BPFRR_REC_OBJECT: err = bpfrr_trace_write_object(w, &rec.object); break;
+		case BPFRR_REC_NOTE: err = bpfrr_trace_write_note(w, &rec.note); break;
+		case BPFRR_REC_KERNEL: err = bpfrr_trace_write_kernel(w, &rec.kernel); break;
+		case BPFRR_REC_SYMBOL: err = bpfrr_trace_write_symbol(w, &rec.symbol); break;
+		case BPFRR_REC_ELF: err = bpfrr_trace_write_elf(w, &rec.elf); break;
+		case BPFRR_REC_END:
+			err = bpfrr_trace_close(w, rec.end.exit_status, rec.end.flags);
+			w = NULL;
+			break;
+		default:
+			ck_abort_msg("record type %u", rec.type);
+		}
+	}
+	ck_assert_int_eq(err, 0);
+	ck_assert_ptr_null(w);	/* the trace had its END */
+	bpfrr_trace_reader_close(r);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	*out_len = (size_t)st.st_size;
+	buf = malloc(*out_len);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, *out_len, 0), (ssize_t)*out_len);
+	close(fd);
+	return buf;
+}
+
+/*
+ * The recorded traces (1.0 and 1.1, as committed) written again in 2.0 hold
+ * the same: `dump -v` and `--json` print the same, in under half the bytes.
+ */
+START_TEST(recorded_traces_in_format_2)
+{
+	const struct bpfrr_dump_opts opts[] = { { .verbose = true }, { .json = true } };
+	char dir[4200];
+	struct dirent *de;
+	int n = 0;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/traces", data_dir);
+	dp = opendir(dir);
+	ck_assert_ptr_nonnull(dp);
+	while ((de = readdir(dp))) {
+		size_t nlen = strlen(de->d_name), len, len2;
+		char path[8400], msg[1200];
+		uint8_t *t, *t2;
+
+		if (nlen < 7 || strcmp(de->d_name + nlen - 6, ".trace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		t = (uint8_t *)read_file(path, &len);
+		ck_assert_ptr_nonnull(t);
+		t2 = reencode_v2(t, len, &len2);
+		ck_assert_msg(len2 * 2 < len, "%s: %zu bytes in 2.0, %zu before", de->d_name, len2, len);
+		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			int st1, st2;
+			char *a = dump_text(t, len, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);
+			char *v = strstr(a, ", format 1.");
+
+			if (v)
+				memcpy(v, ", format 2.0", strlen(", format 2.0"));
+			ck_assert_int_eq(st1, st2);
+			if (strcmp(a, b)) {
+				first_difference(b, a, msg, sizeof(msg));
+				ck_abort_msg("%s in 2.0, printer %zu: dumps differently at %s", de->d_name, i, msg);
+			}
+			free(a);
+			free(b);
+		}
+		free(t);
+		free(t2);
+		n++;
+	}
+	closedir(dp);
+	ck_assert_int_gt(n, 0);
+}
+END_TEST
+
 START_TEST(recorded_traces)
 {
 	dump_recorded("traces");
@@ -702,6 +873,8 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, truncated_and_corrupt);
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
+	tcase_add_test(tc, same_dump_in_both_formats);
+	tcase_add_test(tc, recorded_traces_in_format_2);
 	tcase_add_test(tc, perf_attr_bits);
 	tcase_add_test(tc, sys_params);
 	tcase_add_test(tc, printers);

@@ -262,6 +262,72 @@ static void count_short(struct bpfrr_cursor *c, size_t want, const char *what)
 	shorts++;
 }
 
+/* varints: every boundary value round trips in its shortest form; malformed and cut ones are told apart. */
+START_TEST(varints)
+{
+	static const uint64_t values[] = { 0, 1, 127, 128, 16383, 16384, UINT32_MAX, 1ull << 63, UINT64_MAX };
+	static const size_t sizes[] = { 1, 1, 1, 2, 2, 3, 5, 10, 10 };
+	static const int64_t signed_values[] = { 0, -1, 1, -64, 64, INT64_MIN, INT64_MAX };
+	uint8_t enc[BPFRR_VARINT_MAX];
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		size_t n = bpfrr_varint_encode(enc, values[i]);
+
+		ck_assert_uint_eq(n, sizes[i]);
+		ck_assert_int_eq(bpfrr_varint_decode(enc, n, &v), (int)n);
+		ck_assert_uint_eq(v, values[i]);
+		for (size_t cut = 0; cut < n; cut++)
+			ck_assert_int_eq(bpfrr_varint_decode(enc, cut, &v), 0);
+	}
+	for (size_t i = 0; i < sizeof(signed_values) / sizeof(signed_values[0]); i++)
+		ck_assert_int_eq(bpfrr_unzigzag(bpfrr_zigzag(signed_values[i])), signed_values[i]);
+	ck_assert_uint_eq(bpfrr_zigzag(-1), 1);
+	ck_assert_uint_eq(bpfrr_zigzag(1), 2);
+	/* not the shortest form, over 64 bits, longer than 10 bytes */
+	ck_assert_int_eq(bpfrr_varint_decode((const uint8_t *)"\x80\x00", 2, &v), -1);
+	ck_assert_int_eq(bpfrr_varint_decode((const uint8_t *)"\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10, &v), -1);
+	ck_assert_int_eq(bpfrr_varint_decode((const uint8_t *)"\x80\x80\x80\x80\x80\x80\x80\x80\x80\x81\x00", 11, &v),
+			 -1);
+}
+END_TEST
+
+/* Compact frames (trace 2.x): round trip, every cut, a malformed length, a CRC flip. */
+START_TEST(compact_frames)
+{
+	uint8_t buf[64], hdr[BPFRR_CFRAME_HEADER_MAX];
+	struct bpfrr_frame f;
+	size_t n, total;
+
+	memcpy(buf, magic, 8);
+	memset(buf + 8, 0, 8);
+	n = bpfrr_cframe_header(hdr, 300, buf, "abc", 3, "de", 2);
+	ck_assert_uint_eq(n, 2 + 1 + 4);
+	ck_assert_uint_eq(bpfrr_cframe_header_size(300, 5), n);
+	memcpy(buf + 16, hdr, n);
+	memcpy(buf + 16 + n, "abcde", 5);
+	total = 16 + n + 5;
+	ck_assert_int_eq(bpfrr_cframe_read(buf, total, 16, buf, MAX_PAYLOAD, true, &f), BPFRR_FRAME_OK);
+	ck_assert_uint_eq(f.type, 300);
+	ck_assert_uint_eq(f.length, 5);
+	ck_assert_mem_eq(f.payload, "abcde", 5);
+	ck_assert_uint_eq(f.next, total);
+	for (size_t cut = 16; cut < total; cut++) {
+		enum bpfrr_frame_status st = bpfrr_cframe_read(buf, cut, 16, buf, MAX_PAYLOAD, true, &f);
+
+		ck_assert_int_eq(st, cut == 16 ? BPFRR_FRAME_NO_DATA :
+				 cut < 16 + n ? BPFRR_FRAME_SHORT_HEADER : BPFRR_FRAME_SHORT_PAYLOAD);
+	}
+	ck_assert_int_eq(bpfrr_cframe_read(buf, total, 16, buf, 4, true, &f), BPFRR_FRAME_TOO_LONG);
+	buf[16 + n + 2] ^= 1;
+	ck_assert_int_eq(bpfrr_cframe_read(buf, total, 16, buf, MAX_PAYLOAD, true, &f), BPFRR_FRAME_BAD_CRC);
+	ck_assert_int_eq(bpfrr_cframe_read(buf, total, 16, buf, MAX_PAYLOAD, false, &f), BPFRR_FRAME_OK);
+	buf[16 + 2] = 0x80;	/* the length's varint runs on */
+	buf[16 + 3] = 0x00;
+	ck_assert_int_eq(bpfrr_cframe_read(buf, total, 16, buf, MAX_PAYLOAD, true, &f), BPFRR_FRAME_BAD_HEADER);
+}
+END_TEST
+
 START_TEST(cursor_bounds)
 {
 	static const uint8_t bytes[6] = { 1, 2, 3, 4, 5, 6 };
@@ -338,6 +404,8 @@ static Suite *frame_suite(void)
 	tcase_add_test(tc, crc_mismatch);
 	tcase_add_test(tc, truncated_everywhere);
 	tcase_add_test(tc, padding);
+	tcase_add_test(tc, varints);
+	tcase_add_test(tc, compact_frames);
 	tcase_add_test(tc, cursor_bounds);
 	tcase_add_test(tc, buffer_grows);
 	suite_add_tcase(s, tc);

@@ -2,7 +2,10 @@
 /*
  * Trace writer/reader tests: round trips of every record type, blob
  * dedup, truncation at every byte offset, corruption of every byte,
- * versioning rules.  Host only, no bpf().
+ * versioning rules.  The tests that do not depend on the byte layout run
+ * in both formats (loop tests: _i is the major version written); those
+ * that edit bytes at known offsets use 1.1, and the 2.x encoding has its
+ * own below.  Host only, no bpf().
  */
 #include <check.h>
 #include <errno.h>
@@ -42,6 +45,9 @@ static struct bpfrr_trace_header sample_header(void)
 	return h;
 }
 
+/* The format new_writer() writes: each test sets it (a loop test from _i). */
+static unsigned int writer_major = 1;
+
 static struct bpfrr_trace_writer *new_writer(int *fd)
 {
 	struct bpfrr_trace_header h = sample_header();
@@ -50,9 +56,15 @@ static struct bpfrr_trace_writer *new_writer(int *fd)
 	*fd = memfd_create("trace", 0);
 	ck_assert_int_ge(*fd, 0);
 	/* the writer owns (and closes) its own fd; we keep a second one to read */
-	w = bpfrr_trace_create_fd(dup(*fd), &h);
+	w = bpfrr_trace_create_fd_version(dup(*fd), &h, writer_major);
 	ck_assert_ptr_nonnull(w);
 	return w;
+}
+
+/* Bytes of a record's frame before its payload. */
+static size_t frame_header_size(const struct bpfrr_trace_record *rec)
+{
+	return writer_major == 1 ? 12 : bpfrr_cframe_header_size(rec->type, rec->length);
 }
 
 /* The bytes written to fd so far. */
@@ -227,12 +239,13 @@ START_TEST(round_trip_every_record_type)
 	size_t len;
 	int i;
 
+	writer_major = (unsigned int)_i;
 	buf = sample_file(&len, true);
 	r = open_bytes(buf, len, 0);
 	h = bpfrr_trace_header(r);
 	ck_assert_ptr_nonnull(h);
-	ck_assert_uint_eq(h->version_major, 1);
-	ck_assert_uint_eq(h->version_minor, BPFRR_TRACE_VERSION_MINOR);
+	ck_assert_uint_eq(h->version_major, writer_major);
+	ck_assert_uint_eq(h->version_minor, writer_major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR);
 	ck_assert_uint_eq(h->arch, 62);
 	ck_assert_uint_eq(h->nr_cpus, 4);
 	ck_assert_uint_eq(h->page_size, 4096);
@@ -252,7 +265,10 @@ START_TEST(round_trip_every_record_type)
 	for (i = 0; i < SAMPLE_RECORDS - 2; i++) {
 		ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
 		ck_assert_uint_eq(rec.type, want_types[i]);
-		ck_assert_uint_eq(rec.offset % 8, 0);
+		if (writer_major == 1)
+			ck_assert_uint_eq(rec.offset % 8, 0);	/* 2.x records are not aligned, */
+		if (rec.type == BPFRR_REC_BLOB)
+			ck_assert_uint_eq((uintptr_t)rec.blob.data % 8, 0);	/* blob data is */
 		switch (rec.type) {
 		case BPFRR_REC_TASK:
 			if (rec.task.event == BPFRR_TASK_START) {
@@ -387,6 +403,7 @@ START_TEST(round_trip_portable_records)
 	uint8_t *buf;
 	int fd, n;
 
+	writer_major = (unsigned int)_i;
 	w = new_writer(&fd);
 	ck_assert_int_eq(bpfrr_trace_write_kernel(w, &(struct bpfrr_rec_kernel){
 		.btf_size = 6000000, .btf_sha256 = { 0xab, [31] = 0xcd }, .release = "6.12.0-test",
@@ -502,6 +519,7 @@ START_TEST(dedup_stores_identical_blobs_once)
 	uint64_t a, b, c, d, e;
 	size_t len;
 
+	writer_major = (unsigned int)_i;
 	for (size_t i = 0; i < sizeof(big); i++)
 		big[i] = (uint8_t)(i * 7);
 	w = new_writer(&fd);
@@ -549,6 +567,7 @@ START_TEST(writer_refuses_dangling_blob_references)
 	struct bpfrr_trace_writer *w;
 	int fd;
 
+	writer_major = (unsigned int)_i;
 	w = new_writer(&fd);
 	ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
 		.seq = 1, .nr_regions = 1, .regions = &region }), -EINVAL);
@@ -586,9 +605,11 @@ START_TEST(records_are_streamed_as_written)
 	struct bpfrr_trace_reader *r;
 	uint32_t types[16];
 	uint8_t *buf;
+	char want[100];
 	size_t len;
 	int fd, n;
 
+	writer_major = (unsigned int)_i;
 	w = new_writer(&fd);
 	write_sample(w);
 	buf = file_bytes(fd, &len);
@@ -596,7 +617,9 @@ START_TEST(records_are_streamed_as_written)
 	ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_TRUNCATED);
 	ck_assert_int_eq(n, SAMPLE_RECORDS - 2);
 	ck_assert_uint_eq(types[n - 1], BPFRR_REC_TASK);
-	ck_assert_str_eq(bpfrr_trace_error(r), "t.trace: offset 1480: truncated: no END record");
+	snprintf(want, sizeof(want), "t.trace: offset %zu: truncated: no END record", len);
+	ck_assert_str_eq(bpfrr_trace_error(r), want);
+	ck_assert_uint_eq(len, writer_major == 1 ? 1480 : len);
 	bpfrr_trace_reader_close(r);
 	free(buf);
 	bpfrr_trace_abandon(w);
@@ -617,12 +640,14 @@ START_TEST(truncation_at_every_offset)
 	uint8_t *buf;
 	size_t len, cut;
 
+	writer_major = (unsigned int)_i;
 	buf = sample_file(&len, true);
 	r = open_bytes(buf, len, 0);
 	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
 		if (!nr_ends)
 			first_offset = rec.offset;
-		ends[nr_ends++] = rec.offset + 12 + rec.length;
+		/* complete once its payload is there (1.x: padding or not) */
+		ends[nr_ends++] = rec.offset + frame_header_size(&rec) + rec.length;
 	}
 	bpfrr_trace_reader_close(r);
 	ck_assert_int_eq(nr_ends, SAMPLE_RECORDS - 1);
@@ -667,6 +692,7 @@ START_TEST(corruption_of_every_byte_is_detected)
 	uint8_t *buf, *bad;
 	size_t len, at;
 
+	writer_major = (unsigned int)_i;
 	buf = sample_file(&len, true);
 	bad = malloc(len);
 	for (at = 0; at < len; at++) {
@@ -701,17 +727,23 @@ START_TEST(crc_mismatch_names_the_offset)
 	uint64_t call_offset = 0;
 	uint8_t *buf;
 	size_t len;
+	size_t payload_at = 0;
 	char want[200];
 
+	writer_major = (unsigned int)_i;
 	buf = sample_file(&len, true);
 	r = open_bytes(buf, len, 0);
-	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
-		if (rec.type == BPFRR_REC_BPF_CALL)
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		if (rec.type == BPFRR_REC_BPF_CALL) {
 			call_offset = rec.offset;
+			payload_at = call_offset + frame_header_size(&rec);
+		}
+	}
 	bpfrr_trace_reader_close(r);
 	ck_assert_uint_ne(call_offset, 0);
 
-	buf[call_offset + 12 + 20] ^= 1;	/* inside the BPF_CALL payload */
+	/* inside the BPF_CALL payload (2.x: in attr_addr; its bytes all have the high bit set) */
+	buf[payload_at + (writer_major == 1 ? 20 : 4)] ^= 1;
 	r = open_bytes(buf, len, 0);
 	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
 		ck_assert_uint_lt(rec.offset, call_offset);
@@ -748,14 +780,14 @@ START_TEST(bad_magic_and_versions)
 	ck_assert_str_eq(err, "t.trace: offset 0: bad magic: not a bpfrr trace");
 	free(err);
 
-	buf[8] = 2;	/* major 2 */
+	buf[8] = 3;	/* major 3 (2.x is read since trace format 2.0) */
 	buf[10] = 0;
 	err = open_error(buf, len);
-	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 2.0 (this bpfrr reads 1.x)");
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 3.0 (this bpfrr reads 1.x and 2.x)");
 	free(err);
 	buf[8] = 0;
 	err = open_error(buf, len);
-	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 (this bpfrr reads 1.x)");
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 (this bpfrr reads 1.x and 2.x)");
 	free(err);
 	free(buf);
 }
@@ -832,7 +864,7 @@ START_TEST(newer_minor_versions_are_read)
 	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r),
 				     "FD_EVENT record: payload: unexpected bytes after the last field"));
 	bpfrr_trace_reader_close(r);
-	buf[10] = BPFRR_TRACE_VERSION_MINOR + 1;
+	buf[10] = BPFRR_TRACE_V1_MINOR + 1;
 	fix_header_crc(buf);
 	r = open_bytes(buf, len, 0);
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
@@ -1035,27 +1067,342 @@ START_TEST(end_record_is_checked)
 }
 END_TEST
 
+/* --- the 2.x encoding ------------------------------------------------------------ */
+
+/* A record of a 2.x file: type, where its frame and its payload start, its length. */
+struct raw_rec {
+	uint32_t type;
+	size_t at, payload, len;
+};
+
+/* The records of a 2.x file from offset 16 on (no checks but the varints). */
+static int raw_records(const uint8_t *buf, size_t len, struct raw_rec *out, int max)
+{
+	size_t off = 16;
+	int n = 0;
+
+	while (off < len && n < max) {
+		uint64_t type, plen;
+		int a = bpfrr_varint_decode(buf + off, len - off, &type), b;
+
+		ck_assert_int_gt(a, 0);
+		b = bpfrr_varint_decode(buf + off + a, len - off - a, &plen);
+		ck_assert_int_gt(b, 0);
+		out[n] = (struct raw_rec){ .type = (uint32_t)type, .at = off, .payload = off + a + b + 4,
+					   .len = (size_t)plen };
+		off = out[n++].payload + plen;
+	}
+	return n;
+}
+
+/* Rewrite the CRC of the 2.x record r (after editing it in place). */
+static void fix_crc2(uint8_t *buf, const struct raw_rec *r)
+{
+	uint32_t crc = r->at == 16 ? bpfrr_crc32c(0, buf, 16) : 0;
+
+	crc = bpfrr_crc32c(crc, buf + r->at, r->payload - 4 - r->at);
+	crc = bpfrr_crc32c(crc, buf + r->payload, r->len);
+	memcpy(buf + r->payload - 4, &crc, 4);
+}
+
+/* Append a 2.x record with a correct CRC. */
+static void append_record2(uint8_t *buf, size_t *len, uint32_t type, const void *payload, uint32_t plen)
+{
+	uint8_t hdr[BPFRR_CFRAME_HEADER_MAX];
+	size_t n = bpfrr_cframe_header(hdr, type, NULL, payload, plen, NULL, 0);
+
+	memcpy(buf + *len, hdr, n);
+	memcpy(buf + *len + n, payload, plen);
+	*len += n + plen;
+}
+
+static uint8_t *sample_file2(size_t *len, bool with_end)
+{
+	writer_major = 2;
+	return sample_file(len, with_end);
+}
+
+/*
+ * The same records take far fewer bytes (varints, strings by reference,
+ * attr as runs of non-zero bytes and attr_exit as its difference, no
+ * padding) and read back exactly.  The figures pin the encoding.
+ */
+START_TEST(v2_is_smaller_and_exact)
+{
+	uint8_t attr[144] = { [0] = 1, [4] = 2, [100] = 0x7f }, attr_exit[144];
+	struct bpfrr_trace_region reg = { .phase = 0, .dir = 1, .content = 5, .addr = 0x7ffc1000,
+					  .len = 16, .want_len = 16, .path = "attr.insns" };
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	struct bpfrr_trace_writer *w;
+	size_t len1, len2, len;
+	uint8_t *buf;
+	int fd;
+
+	memcpy(attr_exit, attr, sizeof(attr));
+	attr_exit[140] = 0x33;	/* what the kernel wrote back */
+	free(sample_file(&len1, true));
+	free(sample_file2(&len2, true));
+	ck_assert_uint_eq(len1, 1568);
+	ck_assert_msg(len2 * 2 < len1, "2.x sample: %zu bytes, 1.1: %zu", len2, len1);
+
+	writer_major = 2;
+	w = new_writer(&fd);
+	reg.blob = bpfrr_trace_put_blob(w, insns, sizeof(insns));
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(bpfrr_trace_write_bpf_call(w, &(struct bpfrr_rec_bpf_call){
+			.seq = (uint64_t)i + 1, .tid = 101, .cmd = 5, .attr_addr = 0x7ffc0000, .attr_size = 144,
+			.ret = 3, .t_enter_ns = 5000001000ull, .t_exit_ns = 5000002000ull,
+			.attr_len = sizeof(attr), .attr = attr, .attr_exit_len = sizeof(attr_exit),
+			.attr_exit = attr_exit, .nr_regions = 1, .regions = &reg }), 0);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, &len);
+	close(fd);
+	r = open_bytes(buf, len, 0);
+	for (int i = 0; i < 3; i++) {
+		do
+			ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+		while (rec.type != BPFRR_REC_BPF_CALL);
+		ck_assert_uint_eq(rec.bpf_call.attr_len, sizeof(attr));
+		ck_assert_mem_eq(rec.bpf_call.attr, attr, sizeof(attr));
+		ck_assert_uint_eq(rec.bpf_call.attr_exit_len, sizeof(attr_exit));
+		ck_assert_mem_eq(rec.bpf_call.attr_exit, attr_exit, sizeof(attr_exit));
+		ck_assert_str_eq(rec.bpf_call.regions[0].path, "attr.insns");
+		ck_assert_uint_eq(rec.bpf_call.t_exit_ns, 5000002000ull);
+		/* 144 + 144 bytes of attr in 19; the first names its path inline, the others by reference */
+		ck_assert_uint_eq(rec.length, i ? 49 : 61);
+	}
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+/* A flipped bit of any record's CRC is caught, and named at that record. */
+START_TEST(v2_crc_flip_is_caught)
+{
+	struct raw_rec recs[32];
+	uint8_t *buf;
+	size_t len;
+	int n;
+
+	buf = sample_file2(&len, true);
+	n = raw_records(buf, len, recs, 32);
+	ck_assert_int_eq(n, SAMPLE_RECORDS);
+	for (int i = 0; i < n; i++) {
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_trace_record rec;
+		char *err = NULL, want[64];
+
+		buf[recs[i].payload - 2] ^= 0x40;	/* a bit of the stored CRC */
+		r = bpfrr_trace_open_mem(buf, len, "t.trace", 0, &err);
+		if (i == 0) {
+			ck_assert_ptr_null(r);
+			ck_assert_msg(strstr(err, "t.trace: offset 16: HEADER record: checksum mismatch"), "%s", err);
+			free(err);
+		} else {
+			while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+				ck_assert_uint_lt(rec.offset, recs[i].at);
+			snprintf(want, sizeof(want), "t.trace: offset %zu: ", recs[i].at);
+			ck_assert_msg(!strncmp(bpfrr_trace_error(r), want, strlen(want)) &&
+				      strstr(bpfrr_trace_error(r), "checksum mismatch"), "%s", bpfrr_trace_error(r));
+			bpfrr_trace_reader_close(r);
+		}
+		buf[recs[i].payload - 2] ^= 0x40;
+	}
+	free(buf);
+}
+END_TEST
+
+/* Hostile 2.x payloads (with correct CRCs) are refused with a reason. */
+START_TEST(v2_structural_errors)
+{
+	static const struct {
+		uint32_t type;
+		const char *payload;
+		uint32_t len;
+		const char *want;
+	} cases[] = {
+		/* FD_EVENT: seq 1, then a tid of 11 bytes, one not in its shortest form, one over 32 bits */
+		{ BPFRR_REC_FD_EVENT, "\x01\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x01", 12,
+		  "FD_EVENT record: tid: malformed number" },
+		{ BPFRR_REC_FD_EVENT, "\x01\x80\x00", 3, "FD_EVENT record: tid: malformed number" },
+		{ BPFRR_REC_FD_EVENT, "\x01\x80\x80\x80\x80\x10\x01\x02\x02\x01\x02\x00\x01", 13,
+		  "FD_EVENT record: tid: number larger than 32 bits" },
+		/* NOTE: seq, tid, level, then a string by a reference nothing made, and bad inline ones */
+		{ BPFRR_REC_NOTE, "\x00\x00\x01\x7f", 4, "NOTE record: text: refers to a string not written before it" },
+		{ BPFRR_REC_NOTE, "\x00\x00\x01\x00\x03" "abc", 8, "NOTE record: text: string not terminated" },
+		{ BPFRR_REC_NOTE, "\x00\x00\x01\x00\x00", 5, "NOTE record: text: string length 0" },
+		/* BLOB: 17 bytes of padding; runs more than 16 times the record; past the end; empty */
+		{ BPFRR_REC_BLOB, "\x11", 1, "BLOB record: pad: record ends inside it" },
+		{ BPFRR_REC_BLOB, "\x10\x80\x02\x00", 4, "BLOB record: len: runs longer than the format allows" },
+		{ BPFRR_REC_BLOB, "\x10\x04\x01\x03\x02\x01\x02", 7, "BLOB record: data: run past the end" },
+		{ BPFRR_REC_BLOB, "\x10\x04\x01\x00\x00\x00\x00", 7, "BLOB record: data: empty run" },
+		/* BPF_CALL: seq tid cmd attr_addr, attr_size 0, flags, ret, times, attr_len 9 */
+		{ BPFRR_REC_BPF_CALL, "\x01\x01\x05\x00\x00\x00\x00\x00\x00\x09", 10,
+		  "BPF_CALL record: attr_len: larger than attr_size" },
+		/* OBJECT: seq tid fd kind flags err, then a field bit this format has not */
+		{ BPFRR_REC_OBJECT, "\x01\x01\x06\x02\x00\x00\x80\x80\x02", 9,
+		  "OBJECT record: fields: names a field this format does not have" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_trace_record rec;
+		size_t len;
+		uint8_t *buf;
+
+		writer_major = 2;
+		buf = open_ended_sample(&len);
+		append_record2(buf, &len, cases[k].type, cases[k].payload, cases[k].len);
+		r = open_bytes(buf, len, 0);
+		while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
+			;
+		ck_assert_msg(strstr(bpfrr_trace_error(r), cases[k].want), "case %zu: %s", k, bpfrr_trace_error(r));
+		bpfrr_trace_reader_close(r);
+		free(buf);
+	}
+}
+END_TEST
+
+/* Versioning in 2.x: unknown record types are skipped, trailing bytes only from a newer minor. */
+START_TEST(v2_newer_minor_versions_are_read)
+{
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec, last;
+	struct raw_rec hdr;
+	uint8_t *buf;
+	size_t len;
+	int n = 0, status;
+
+	writer_major = 2;
+	buf = open_ended_sample(&len);
+	append_record2(buf, &len, 1000, "future", 6);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		last = rec;
+		n++;
+	}
+	ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 1);
+	ck_assert_uint_eq(last.type, 1000);
+	ck_assert_mem_eq(last.payload, "future", 6);
+	bpfrr_trace_reader_close(r);
+
+	/* an FD_EVENT with one byte more than 2.0 has */
+	append_record2(buf, &len, BPFRR_REC_FD_EVENT, "\x01\x01\x01\x06\x01\x02\x00\x01\x09", 9);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r),
+				     "FD_EVENT record: payload: unexpected bytes after the last field"));
+	bpfrr_trace_reader_close(r);
+	buf[10] = BPFRR_TRACE_VERSION_MINOR + 1;
+	ck_assert_int_eq(raw_records(buf, len, &hdr, 1), 1);
+	fix_crc2(buf, &hdr);
+	r = open_bytes(buf, len, 0);
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+		;
+	ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);
+	ck_assert_uint_eq(bpfrr_trace_header(r)->version_minor, BPFRR_TRACE_VERSION_MINOR + 1);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+/* A rewind reads the same again: the string table and a blob stored as runs come back the same. */
+START_TEST(v2_rewind_reads_the_same)
+{
+	uint8_t zeros_and_one[4096] = { [2000] = 1 }, sparse[256] = { 0 };
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	struct bpfrr_trace_writer *w;
+	const char *names[2][8];
+	const void *blob_data = NULL;
+	size_t len, len2;
+	uint8_t *buf;
+	int fd;
+
+	for (int i = 0; i < 16; i++)
+		sparse[i * 16] = (uint8_t)(i + 1);
+	writer_major = 2;
+	w = new_writer(&fd);
+	write_sample(w);
+	/* stored as runs: 52 bytes for 256 */
+	ck_assert_uint_eq(bpfrr_trace_put_blob(w, sparse, sizeof(sparse)), 5);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, &len);
+	close(fd);
+	ck_assert_uint_lt(len, 700);
+	/* runs would be more than 16 times shorter than the data: stored as it is */
+	w = new_writer(&fd);
+	ck_assert_uint_eq(bpfrr_trace_put_blob(w, zeros_and_one, sizeof(zeros_and_one)), 1);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	free(file_bytes(fd, &len2));
+	close(fd);
+	ck_assert_uint_gt(len2, sizeof(zeros_and_one));
+	r = open_bytes(buf, len, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		int k = 0;
+
+		while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+			if (rec.type == BPFRR_REC_BPF_CALL || rec.type == BPFRR_REC_SYSCALL)
+				names[pass][k++] = rec.type == BPFRR_REC_BPF_CALL ? rec.bpf_call.regions[1].path :
+						   rec.syscall.name;
+			if (rec.type == BPFRR_REC_BLOB && rec.blob.id == 5) {
+				ck_assert_uint_eq(rec.blob.len, sizeof(sparse));
+				ck_assert_mem_eq(rec.blob.data, sparse, sizeof(sparse));
+				ck_assert_uint_eq((uintptr_t)rec.blob.data % 8, 0);
+				if (pass)
+					ck_assert_ptr_eq(rec.blob.data, blob_data);
+				blob_data = rec.blob.data;
+			}
+		}
+		ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+		ck_assert_int_eq(k, 2);
+		ck_assert_str_eq(names[pass][0], "attr.license");
+		ck_assert_str_eq(names[pass][1], "perf_event_open");
+		bpfrr_trace_rewind(r);
+	}
+	ck_assert_ptr_eq(names[0][0], names[1][0]);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+static void setup(void)
+{
+	writer_major = 1;
+}
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
 	TCase *tc = tcase_create("trace");
 
 	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, crc32c_and_sha256_known_values);
-	tcase_add_test(tc, round_trip_every_record_type);
-	tcase_add_test(tc, round_trip_portable_records);
+	/* loop tests: _i is the major version written, 1 and 2 */
+	tcase_add_loop_test(tc, round_trip_every_record_type, 1, 3);
+	tcase_add_loop_test(tc, round_trip_portable_records, 1, 3);
 	tcase_add_test(tc, round_trip_through_a_path);
-	tcase_add_test(tc, dedup_stores_identical_blobs_once);
-	tcase_add_test(tc, writer_refuses_dangling_blob_references);
+	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 3);
+	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 3);
 	tcase_add_test(tc, writer_errors_are_sticky);
-	tcase_add_test(tc, records_are_streamed_as_written);
-	tcase_add_test(tc, truncation_at_every_offset);
-	tcase_add_test(tc, corruption_of_every_byte_is_detected);
-	tcase_add_test(tc, crc_mismatch_names_the_offset);
+	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 3);
+	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 3);
+	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 3);
+	tcase_add_loop_test(tc, crc_mismatch_names_the_offset, 1, 3);
 	tcase_add_test(tc, bad_magic_and_versions);
 	tcase_add_test(tc, newer_minor_versions_are_read);
 	tcase_add_test(tc, structural_errors);
 	tcase_add_test(tc, end_record_is_checked);
+	tcase_add_test(tc, v2_is_smaller_and_exact);
+	tcase_add_test(tc, v2_crc_flip_is_caught);
+	tcase_add_test(tc, v2_structural_errors);
+	tcase_add_test(tc, v2_newer_minor_versions_are_read);
+	tcase_add_test(tc, v2_rewind_reads_the_same);
 	suite_add_tcase(s, tc);
 	return s;
 }
