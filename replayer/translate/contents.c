@@ -83,25 +83,31 @@ fail:
 struct model {
 	struct bpfrr_ir_contents *c;
 	struct bpfrr_u64map by_key;	/* keyed hash of the key bytes -> entry index */
+	bool collided;			/* two keys shared a hash (2^-64 under the secret key): the
+					 * index is no longer trusted, every lookup scans */
 };
 
-/* The entry of key, or -1 (a hash that two keys share falls back to a scan). */
-static int64_t find(const struct model *m, const void *key, uint32_t key_len, uint64_t h)
+static bool same_key(const struct bpfrr_ir_entry *e, const void *key, uint32_t key_len)
+{
+	return e->key_len == key_len && (!key_len || !memcmp(e->key, key, key_len));
+}
+
+/* The entry of key, or -1. */
+static int64_t find(struct model *m, const void *key, uint32_t key_len, uint64_t h)
 {
 	uint64_t at;
 	uint32_t i;
 
-	if (bpfrr_u64map_get(&m->by_key, h, &at)) {
-		const struct bpfrr_ir_entry *e = &m->c->entries[at];
-
-		if (e->key_len == key_len && (!key_len || !memcmp(e->key, key, key_len)))
+	if (!m->collided) {
+		if (!bpfrr_u64map_get(&m->by_key, h, &at))
+			return -1;
+		if (same_key(&m->c->entries[at], key, key_len))
 			return (int64_t)at;
-		for (i = 0; i < m->c->nr_entries; i++) {
-			e = &m->c->entries[i];
-			if (e->key_len == key_len && (!key_len || !memcmp(e->key, key, key_len)))
-				return i;
-		}
+		m->collided = true;
 	}
+	for (i = 0; i < m->c->nr_entries; i++)
+		if (same_key(&m->c->entries[i], key, key_len))
+			return i;
 	return -1;
 }
 
@@ -130,7 +136,8 @@ static int model_set(struct model *m, const void *key, uint32_t key_len, const v
 		}
 		e = &m->c->entries[m->c->nr_entries];
 		e->key = copy_bytes(key, key_len);
-		if ((key_len && !e->key) || bpfrr_u64map_put(&m->by_key, h, m->c->nr_entries)) {
+		if ((key_len && !e->key) ||
+		    (!m->collided && bpfrr_u64map_put(&m->by_key, h, m->c->nr_entries))) {
 			free(e->key);
 			e->key = NULL;
 			free(v);
@@ -156,23 +163,17 @@ static int model_delete(struct model *m, const void *key, uint32_t key_len)
 		return 0;
 	e = &m->c->entries[at];
 	last = &m->c->entries[m->c->nr_entries - 1];
-	if (bpfrr_u64map_get(&m->by_key, h, NULL)) {
-		uint64_t v;
-
-		/* the index names this entry unless another key shares the hash */
-		if (bpfrr_u64map_get(&m->by_key, h, &v) && v == (uint64_t)at)
-			bpfrr_u64map_del(&m->by_key, h);
+	if (!m->collided) {
+		bpfrr_u64map_del(&m->by_key, h);
+		/* the index follows the last entry to its new place (on failure the model is dropped) */
+		if (e != last && bpfrr_u64map_put(&m->by_key, bpfrr_keyed_hash(last->key, last->key_len),
+						  (uint64_t)at))
+			return -ENOMEM;
 	}
 	free(e->key);
 	free(e->value);
-	if (e != last) {
-		uint64_t lh = bpfrr_keyed_hash(last->key, last->key_len), v;
-
+	if (e != last)
 		*e = *last;
-		if (bpfrr_u64map_get(&m->by_key, lh, &v) && v == m->c->nr_entries - 1 &&
-		    bpfrr_u64map_put(&m->by_key, lh, (uint64_t)at))
-			return -ENOMEM;
-	}
 	memset(last, 0, sizeof(*last));
 	m->c->nr_entries--;
 	return 0;

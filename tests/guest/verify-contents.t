@@ -7,7 +7,8 @@
 # per map they wrote; the same fx_globals bundle with one bit of the .rodata
 # constant `increment` changed where the loader's MAP_UPDATE_ELEM stores it
 # (replay-ir poke; the bundle's CRCs recomputed) reports a mismatch naming
-# the variable, and exits 1.
+# the variable, and exits 1; the same change to `data_counter` in .data,
+# which the program writes, is reported unchecked, exit 0.
 . "$(dirname "$0")/record-lib.sh"
 ir=$ROOT/tests/guest/replay-ir
 require_fixtures
@@ -51,5 +52,18 @@ if "$ir" poke fx_globals.bundle poked.bundle increment; then
 		pass "--json: the mismatch row with its 'at'" || { fail "--json: no mismatch row"; cat poked.json; }
 else
 	fail "replay-ir poke fx_globals.bundle"
+fi
+
+# the same in .data, which the program writes: reported, but unchecked (no false mismatch)
+if "$ir" poke fx_globals.bundle poked-data.bundle data_counter; then
+	"$BPFRR" replay --verify poked-data.bundle >poked-data.replay 2>&1
+	status=$?
+	grep ' contents ' poked-data.replay | sed 's/^/    /'
+	[ $status -eq 0 ] && grep -q '^verify: [0-9]* checks, 0 mismatches' poked-data.replay &&
+	   grep -q 'data  *contents .*unchecked (at key \[0\], byte 0: data_counter+0; the programs can write this map)' poked-data.replay &&
+		pass "a changed .data byte: unchecked (the program writes .data), exit 0" ||
+		fail "a changed .data byte: replay --verify exited $status, no unchecked row"
+else
+	fail "replay-ir poke fx_globals.bundle data_counter"
 fi
 finish

@@ -687,6 +687,37 @@ START_TEST(contents_modelled)
 	bpfrr_ir_free(back);
 	free(data);
 
+	/* a batch: keys 1 and 2, the second value an fd of the program (a prog array's way) */
+	{
+		uint8_t attr[56] = { 0 }, keys[8] = { 1, 0, 0, 0, 2, 0, 0, 0 }, vals[16] = { 5 };
+		uint32_t two = 2;
+		int c;
+
+		memcpy(attr + 32, &two, 4);
+		c = bpfrr_ir_add_call(ir, 23, BPFRR_IR_BPF, BPF_MAP_UPDATE_BATCH, attr, sizeof(attr));
+		ck_assert_int_ge(c, 0);
+		ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 36, SAMPLE_SLOT_MAP, BPFRR_IR_REF_FIELD), 0);
+		ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.batch.keys", keys, 8, BPFRR_DIR_IN,
+						  BPFRR_CONTENT_KEYS), 0);
+		ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 24, "attr.batch.values", vals, 16,
+						  BPFRR_DIR_IN, BPFRR_CONTENT_VALUES), 1);
+		ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, 1, 8, SAMPLE_SLOT_PROG, BPFRR_IR_REF_MAP_VALUE), 1);
+		ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
+		mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+		ck_assert_uint_eq(mc->nr_entries, 3);
+		ck_assert_int_eq(mc->entries[1].value_slot, -1);
+		ck_assert_uint_eq(mc->entries[1].value[0], 5);
+		ck_assert_int_eq(mc->entries[2].value_slot, SAMPLE_SLOT_PROG);
+		ck_assert_ptr_null(mc->entries[2].value);
+		ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+		encode(ir, &data, &len);
+		back = bpfrr_bundle_decode(data, len, "contents", err, sizeof(err));
+		ck_assert_msg(back != NULL, "%s", err);
+		assert_ir_equal(ir, back);
+		bpfrr_ir_free(back);
+		free(data);
+	}
+
 	/* a value slot out of range is refused */
 	ir->slots[SAMPLE_SLOT_MAP].contents->entries[0].value_slot = 99;
 	free(ir->slots[SAMPLE_SLOT_MAP].contents->entries[0].value);
@@ -694,10 +725,14 @@ START_TEST(contents_modelled)
 	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "value slot 99"), "%s", err);
 
-	/* a delete removes the key */
-	add_map_call(ir, 22, BPF_MAP_DELETE_ELEM, 0);
+	/* a delete removes the key; the last entry takes its place */
+	add_map_call(ir, 24, BPF_MAP_DELETE_ELEM, 0);
 	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
-	ck_assert_uint_eq(ir->slots[SAMPLE_SLOT_MAP].contents->nr_entries, 0);
+	mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+	ck_assert_uint_eq(mc->nr_entries, 2);
+	ck_assert_int_eq(mc->entries[0].value_slot, SAMPLE_SLOT_PROG);
+	ck_assert_uint_eq(mc->entries[0].key[0], 2);
+	ck_assert_uint_eq(mc->entries[1].key[0], 1);
 	bpfrr_ir_free(ir);
 }
 END_TEST
