@@ -12,6 +12,10 @@
  * their CO-RE records applied by our own calculator (lib/core_reloc.h) to
  * the running kernel's BTF.  Attach BTF ids are compared with the resolved
  * values the same way.
+ *
+ * A map the loader wrote is read back key by key and compared with what the
+ * recording's calls left in it (the slot's contents, contents.c), where no
+ * program can have changed it since: see verify_contents().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -314,13 +318,14 @@ static int map_lookup(int fd, const void *key, void *value)
 /* The number of keys the map has (a walk of GET_NEXT_KEY, at most limit + 1), or -errno. */
 static int64_t map_count_keys(int fd, uint32_t key_size, uint32_t limit)
 {
-	uint8_t *key = calloc(2, key_size ? key_size : 1), *next = key + (key_size ? key_size : 1);
+	uint8_t *key = calloc(2, key_size ? key_size : 1), *next;
 	union bpf_attr attr;
 	int64_t n = 0;
 	int ret;
 
 	if (!key)
 		return -ENOMEM;
+	next = key + (key_size ? key_size : 1);
 	for (;;) {
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = fd;
