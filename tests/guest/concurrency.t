@@ -55,9 +55,11 @@ while [ $i -le $NR_REPLAYS ]; do
 done
 per=$(($(wc -l <pinned-ids) / NR_REPLAYS))
 dups=$(sort pinned-ids | uniq -d | tr '\n' ' ')
-[ -z "$dups" ] && [ $per -gt 0 ] &&
-	pass "$NR_REPLAYS concurrent replays verified, $(wc -l <pinned-ids) pinned objects ($per each), no id shared" ||
+if [ -n "$dups" ]; then
 	fail "concurrent replays share objects: $dups"
+elif [ $per -gt 0 ]; then
+	pass "$NR_REPLAYS concurrent replays verified, $(wc -l <pinned-ids) pinned objects ($per each), no id shared"
+fi
 rm -rf $PIN_TOP
 check_nothing_left "after $NR_REPLAYS concurrent replays and their pins"
 
