@@ -85,6 +85,8 @@ struct bpfrr_verify_row {
 	const char *expected;		/* expected for the running kernel ("unknown (why)" when it could
 					 * not be computed: the row is unchecked), or NULL: the replayed
 					 * value is compared with the recorded one */
+	const char *at;			/* map contents: where the first difference is ("key [0], byte 8:
+					 * increment+0"; why it is unchecked), or NULL */
 	int verdict;			/* 1 equal, 0 mismatch, -1 not checkable */
 	int query_err;			/* -errno: the object could not be queried (no field; a mismatch) */
 };

@@ -358,6 +358,10 @@ static void js_verify_row(struct bpfrr_replay_out *o, const struct bpfrr_verify_
 			json_str(j, "expected", row->expected);
 		else
 			json_null(j, "expected");
+		if (row->at)
+			json_str(j, "at", row->at);
+		else
+			json_null(j, "at");
 		json_str(j, "verdict", row->verdict > 0 ? "ok" : row->verdict == 0 ? "mismatch" : "unchecked");
 	}
 	json_obj_end(j);

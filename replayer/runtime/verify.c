@@ -12,6 +12,10 @@
  * their CO-RE records applied by our own calculator (lib/core_reloc.h) to
  * the running kernel's BTF.  Attach BTF ids are compared with the resolved
  * values the same way.
+ *
+ * A map the loader wrote is read back key by key and compared with what the
+ * recording's calls left in it (the slot's contents, contents.c), where no
+ * program can have changed it since: see verify_contents().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,12 +52,14 @@ struct table {
 	bool expect;		/* compute expected values (another build, or forced) */
 };
 
-static void row_x(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
-		  const char *got, const char *expected, int verdict /* 1 ok, 0 mismatch, -1 not checkable */)
+static void row_at(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
+		   const char *got, const char *expected, const char *at,
+		   int verdict /* 1 ok, 0 mismatch, -1 not checkable */)
 {
 	struct bpfrr_verify_row row = {
 		.slot = slot, .kind = bpfrr_abi_obj_kind_name(t->r->ir->slots[slot].kind), .object = obj,
-		.field = field, .recorded = want, .replayed = got, .expected = expected, .verdict = verdict,
+		.field = field, .recorded = want, .replayed = got, .expected = expected, .at = at,
+		.verdict = verdict,
 	};
 
 	t->tot.checks++;
@@ -62,6 +68,12 @@ static void row_x(struct table *t, uint32_t slot, const char *obj, const char *f
 	if (verdict < 0)
 		t->tot.unchecked++;
 	t->fn(t->ctx, &row);
+}
+
+static void row_x(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
+		  const char *got, const char *expected, int verdict)
+{
+	row_at(t, slot, obj, field, want, got, expected, NULL, verdict);
 }
 
 static void row(struct table *t, uint32_t slot, const char *obj, const char *field, const char *want,
@@ -290,6 +302,304 @@ static uint32_t replayed_attach_btf_id(const struct bpfrr_ir *ir, uint32_t slot)
 	return v;
 }
 
+/* --- map contents: what the loader wrote (ir.h, struct bpfrr_ir_contents) ------------------------- */
+
+static int map_lookup(int fd, const void *key, void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uintptr_t)key;
+	attr.value = (uintptr_t)value;
+	return bpfrr_sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr));
+}
+
+/* The number of keys the map has (a walk of GET_NEXT_KEY, at most limit + 1), or -errno. */
+static int64_t map_count_keys(int fd, uint32_t key_size, uint32_t limit)
+{
+	uint8_t *key = calloc(2, key_size ? key_size : 1), *next;
+	union bpf_attr attr;
+	int64_t n = 0;
+	int ret;
+
+	if (!key)
+		return -ENOMEM;
+	next = key + (key_size ? key_size : 1);
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.key = n ? (uintptr_t)key : 0;
+		attr.next_key = (uintptr_t)next;
+		ret = bpfrr_sys_bpf(BPF_MAP_GET_NEXT_KEY, &attr, sizeof(attr));
+		if (ret == -ENOENT)
+			break;
+		if (ret) {
+			n = ret;
+			break;
+		}
+		memcpy(key, next, key_size);
+		if (++n > limit)
+			break;
+	}
+	free(key);
+	return n;
+}
+
+/* The id of the program or map behind fd, 0 if it cannot be had. */
+static uint32_t object_id(int fd, uint32_t kind)
+{
+	struct bpf_prog_info pi;
+	struct bpf_map_info mi;
+
+	if (fd < 0)
+		return 0;
+	memset(&pi, 0, sizeof(pi));
+	memset(&mi, 0, sizeof(mi));
+	if (kind == BPFRR_OBJ_PROG)
+		return get_info(fd, &pi, sizeof(pi)) ? 0 : pi.id;
+	return get_info(fd, &mi, sizeof(mi)) ? 0 : mi.id;
+}
+
+/* The BTF a map was created with and its value type, for names of .rodata/.data/.bss variables. */
+static struct btf *map_btf(const struct bpfrr_ir *ir, uint32_t slot, uint32_t *value_type_id)
+{
+	const struct bpfrr_ir_call *c = producer_of(ir, slot), *bc;
+	const struct bpfrr_field *fd_f, *vt_f;
+	uint32_t i;
+	int b;
+
+	*value_type_id = 0;
+	if (!c || c->op != BPFRR_IR_BPF || c->cmd != BPFRR_CMD_MAP_CREATE)
+		return NULL;
+	fd_f = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_CREATE, "btf_fd");
+	vt_f = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_CREATE, "btf_value_type_id");
+	if (!fd_f || !vt_f || vt_f->offset + vt_f->size > c->attr_size)
+		return NULL;
+	*value_type_id = (uint32_t)bpfrr_abi_field_get(vt_f, c->attr, c->attr_size);
+	for (i = 0; i < c->nr_fdrels && *value_type_id; i++) {
+		if (c->fdrels[i].buf != BPFRR_IR_IN_ATTR || c->fdrels[i].offset != fd_f->offset)
+			continue;
+		bc = producer_of(ir, c->fdrels[i].slot);
+		b = bc ? buf_index(bc, "attr.btf") : -1;
+		return b < 0 ? NULL : btf__new(bc->bufs[b].data, bc->bufs[b].len);
+	}
+	return NULL;
+}
+
+/* "[3]" for a 4-byte key (an array index), its bytes in hex otherwise. */
+static void key_text(const struct bpfrr_ir_entry *e, char *buf, size_t size)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	if (e->key_len == 4) {
+		snprintf(buf, size, "[%u]", (unsigned)(e->key[0] | e->key[1] << 8 | e->key[2] << 16 |
+						     (uint32_t)e->key[3] << 24));
+		return;
+	}
+	n = snprintf(buf, size, "[");
+	for (i = 0; i < e->key_len && n + 8 < size; i++)
+		n += snprintf(buf + n, size - n, "%02x", e->key[i]);
+	snprintf(buf + n, size - n, i < e->key_len ? "..]" : "]");
+}
+
+/* A little-endian number of 1, 2, 4 or 8 bytes as "1 (0x1)", other sizes as hex bytes. */
+static void value_text(const uint8_t *p, uint32_t size, char *buf, size_t bsize)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+	uint32_t i;
+
+	if (size == 1 || size == 2 || size == 4 || size == 8) {
+		for (i = 0; i < size; i++)
+			v |= (uint64_t)p[i] << (8 * i);
+		snprintf(buf, bsize, "%llu (0x%llx)", (unsigned long long)v, (unsigned long long)v);
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < size && n + 8 < bsize; i++)
+		n += snprintf(buf + n, bsize - n, "%02x", p[i]);
+	if (i < size)
+		snprintf(buf + n, bsize - n, "..");
+}
+
+/*
+ * Where byte off of a value is, and what both sides hold there: the DATASEC
+ * variable covering it (.rodata, .data, .bss: "targ_tgid", its values as
+ * numbers), or the byte itself.
+ */
+static void describe_diff(struct btf *btf, uint32_t value_type_id, const struct bpfrr_ir_entry *e,
+			  const uint8_t *got, uint32_t off, char *at, size_t at_size, char *want_s, char *got_s,
+			  size_t vsize)
+{
+	const struct btf_type *t = btf && value_type_id ? btf__type_by_id(btf, value_type_id) : NULL;
+	char key[64];
+
+	key_text(e, key, sizeof(key));
+	if (t && btf_is_datasec(t)) {
+		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+
+		for (uint16_t i = 0; i < btf_vlen(t); i++) {
+			const struct btf_type *var = btf__type_by_id(btf, vs[i].type);
+			const char *name = var ? btf__name_by_offset(btf, var->name_off) : NULL;
+
+			if (!name || off < vs[i].offset || off >= vs[i].offset + (uint64_t)vs[i].size ||
+			    vs[i].offset + (uint64_t)vs[i].size > e->value_len)
+				continue;
+			snprintf(at, at_size, "key %s, byte %u: %s+%u", key, off, name, off - vs[i].offset);
+			value_text(e->value + vs[i].offset, vs[i].size, want_s, vsize);
+			value_text(got + vs[i].offset, vs[i].size, got_s, vsize);
+			return;
+		}
+	}
+	snprintf(at, at_size, "key %s, byte %u", key, off);
+	snprintf(want_s, vsize, "0x%02x", e->value[off]);
+	snprintf(got_s, vsize, "0x%02x", got[off]);
+}
+
+/* Do the loaded programs refer to the map in slot (or to a map of maps that may hold it)? */
+static bool used_by_programs(const struct bpfrr_ir *ir, uint32_t slot)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < ir->nr_calls; i++) {
+		const struct bpfrr_ir_call *c = &ir->calls[i];
+
+		if (c->op != BPFRR_IR_BPF || c->cmd != BPFRR_CMD_PROG_LOAD)
+			continue;
+		for (j = 0; j < c->nr_fdrels; j++)
+			if (c->fdrels[j].slot == slot)
+				return true;
+	}
+	for (i = 0; i < ir->nr_slots; i++) {
+		const struct bpfrr_ir_contents *mc = ir->slots[i].contents;
+
+		for (j = 0; mc && j < mc->nr_entries; j++)
+			if (mc->entries[j].value_slot == (int32_t)slot)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The contents of a map the loader wrote, against what the recording's calls
+ * left (the slot's contents): one row per map.  Programs may change a map
+ * once attached; a difference counts only where no program can write the
+ * map: frozen, BPF_F_RDONLY_PROG, a prog array or a map of maps (programs
+ * cannot update those), or a map no loaded program refers to.  Elsewhere a
+ * difference is reported unchecked.
+ */
+static void verify_contents(const struct bpfrr_replay *r, uint32_t slot, struct table *t,
+			    const struct bpf_map_info *info)
+{
+	const struct bpfrr_ir_slot *s = &r->ir->slots[slot];
+	const struct bpfrr_ir_contents *c = s->contents;
+	const char *obj = s->name ? s->name : "map";
+	char want[160], got[160], at[192], rec[64];
+	bool fd_map = info->type == BPF_MAP_TYPE_PROG_ARRAY || info->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		      info->type == BPF_MAP_TYPE_HASH_OF_MAPS;
+	bool hash = info->type == BPF_MAP_TYPE_HASH || info->type == BPF_MAP_TYPE_LRU_HASH ||
+		    info->type == BPF_MAP_TYPE_HASH_OF_MAPS;
+	bool writable = !(c->flags & BPFRR_IR_CONTENTS_FROZEN) && !(info->map_flags & BPF_F_RDONLY_PROG) &&
+			!fd_map && used_by_programs(r->ir, slot);
+	uint32_t value_type_id = 0, i;
+	struct btf *btf = NULL;
+	uint8_t *val = NULL;
+	int verdict = 1, ret;
+
+	snprintf(rec, sizeof(rec), "%u entr%s%s", c->nr_entries, c->nr_entries == 1 ? "y" : "ies",
+		 c->flags & BPFRR_IR_CONTENTS_FROZEN ? ", frozen" : "");
+	if (c->flags & BPFRR_IR_CONTENTS_PARTIAL) {
+		row(t, slot, obj, "contents", rec, "(writes bpfrr does not model: not compared)", -1);
+		return;
+	}
+	if (bpfrr_abi_map_is_percpu(info->type) ||
+	    !(fd_map || hash || info->type == BPF_MAP_TYPE_ARRAY || info->type == BPF_MAP_TYPE_LPM_TRIE)) {
+		const char *tn = bpfrr_abi_map_type_name(info->type);
+
+		snprintf(got, sizeof(got), "(%s: not compared)", tn ? tn : "this map type");
+		row(t, slot, obj, "contents", rec, got, -1);
+		return;
+	}
+	val = calloc(1, info->value_size ? info->value_size : 1);
+	if (!val) {
+		row(t, slot, obj, "contents", rec, "(out of memory)", -1);
+		return;
+	}
+	snprintf(got, sizeof(got), "same");
+	at[0] = '\0';
+	for (i = 0; i < c->nr_entries && verdict > 0; i++) {
+		const struct bpfrr_ir_entry *e = &c->entries[i];
+		char key[64];
+
+		key_text(e, key, sizeof(key));
+		if (e->key_len != info->key_size || (e->value_slot < 0 && e->value_len != info->value_size)) {
+			snprintf(at, sizeof(at), "key %s", key);
+			snprintf(want, sizeof(want), "key %u, value %u bytes", e->key_len, e->value_len);
+			snprintf(got, sizeof(got), "key %u, value %u bytes", info->key_size, info->value_size);
+			verdict = 0;
+			break;
+		}
+		ret = map_lookup(r->fds[slot], e->key, val);
+		if (ret == -ENOENT) {
+			snprintf(at, sizeof(at), "key %s", key);
+			snprintf(want, sizeof(want), "present");
+			snprintf(got, sizeof(got), "missing");
+			verdict = 0;
+		} else if (ret) {
+			snprintf(at, sizeof(at), "key %s", key);
+			snprintf(want, sizeof(want), "%s", rec);
+			snprintf(got, sizeof(got), "(lookup: %s)", strerror(-ret));
+			verdict = -1;
+		} else if (e->value_slot >= 0) {
+			const struct bpfrr_ir_slot *vs = &r->ir->slots[e->value_slot];
+			uint32_t want_id = object_id(r->fds[e->value_slot], vs->kind), got_id;
+
+			memcpy(&got_id, val, sizeof(got_id));
+			if (!want_id || want_id != got_id) {
+				snprintf(at, sizeof(at), "key %s", key);
+				snprintf(want, sizeof(want), "slot %d %s: id %u", e->value_slot,
+					 vs->name ? vs->name : bpfrr_abi_obj_kind_name(vs->kind), want_id);
+				snprintf(got, sizeof(got), "id %u", got_id);
+				verdict = 0;
+			}
+		} else if (e->value_len && memcmp(e->value, val, e->value_len)) {
+			uint32_t off = 0;
+
+			while (e->value[off] == val[off])
+				off++;
+			if (!btf)
+				btf = map_btf(r->ir, slot, &value_type_id);
+			describe_diff(btf, value_type_id, e, val, off, at, sizeof(at), want, got, sizeof(want));
+			verdict = 0;
+		}
+	}
+	if (verdict > 0 && hash && !writable) {
+		int64_t n = map_count_keys(r->fds[slot], info->key_size, c->nr_entries);
+
+		if (n >= 0 && n != c->nr_entries) {
+			snprintf(want, sizeof(want), "%u keys", c->nr_entries);
+			snprintf(got, sizeof(got), "%s%lld keys", n > c->nr_entries ? "more than " : "",
+				 (long long)(n > c->nr_entries ? c->nr_entries : n));
+			verdict = 0;
+		}
+	}
+	if (verdict == 0 && writable) {
+		/* the programs may have written it since they were attached */
+		size_t n = strlen(at);
+
+		snprintf(at + n, sizeof(at) - n, "%sthe programs can write this map", n ? "; " : "");
+		verdict = -1;
+	}
+	if (verdict > 0)
+		row(t, slot, obj, "contents", rec, got, 1);
+	else
+		row_at(t, slot, obj, "contents", want, got, NULL, at, verdict);
+	btf__free(btf);
+	free(val);
+}
+
 static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t)
 {
 	const struct bpfrr_ir_slot *s = &r->ir->slots[i];
@@ -369,6 +679,8 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		}
 		if (id->have & BPFRR_ID_NAME)
 			row(t, i, obj, "name", id->name, info.name, !strncmp(id->name, info.name, 16));
+		if (s->contents)
+			verify_contents(r, i, t, &info);
 		break;
 	}
 	case BPFRR_OBJ_BTF: {
@@ -494,6 +806,9 @@ void bpfrr_verify_print_row(FILE *out, const struct bpfrr_verify_row *row)
 	else if (row->expected)
 		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s (expected for this kernel: %s)\n", row->slot,
 			row->object, row->field, row->recorded, row->replayed, verdict, row->expected);
+	else if (row->at)
+		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s (at %s)\n", row->slot, row->object, row->field,
+			row->recorded, row->replayed, verdict, row->at);
 	else
 		fprintf(out, "  %4u  %-24.24s %-14s %-20s %-20s %s\n", row->slot, row->object, row->field,
 			row->recorded, row->replayed, verdict);

@@ -62,6 +62,27 @@ static void put_ident(struct bpfrr_buf *o, const struct bpfrr_ir_ident *id)
 	bpfrr_buf_put(o, id->name, 16);
 }
 
+/* SLOT_CONTENTS (1.3): a copy of the bytes, apart from the calls', the reference for --verify */
+static void put_contents(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_contents *c)
+{
+	uint32_t i;
+
+	bpfrr_buf_put_u32(o, index);
+	bpfrr_buf_put_u32(o, c->flags);
+	bpfrr_buf_put_u32(o, c->nr_entries);
+	for (i = 0; i < c->nr_entries; i++) {
+		const struct bpfrr_ir_entry *e = &c->entries[i];
+
+		bpfrr_buf_put_u32(o, e->key_len);
+		bpfrr_buf_put_u32(o, e->value_len);
+		bpfrr_buf_put_u32(o, (uint32_t)e->value_slot);
+		if (e->key_len)
+			bpfrr_buf_put(o, e->key, e->key_len);
+		if (e->value_slot < 0 && e->value_len)
+			bpfrr_buf_put(o, e->value, e->value_len);
+	}
+}
+
 static void put_call(struct bpfrr_buf *o, uint32_t index, const struct bpfrr_ir_call *c)
 {
 	uint32_t i;
@@ -208,6 +229,11 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 		put_str(&o, s->name);
 		put_str(&o, s->path);
 		frame(&o, start, BPFRR_BUNDLE_SLOT);
+		if (s->contents) {
+			start = bpfrr_frame_begin(&o);
+			put_contents(&o, i, s->contents);
+			frame(&o, start, BPFRR_BUNDLE_SLOT_CONTENTS);
+		}
 	}
 	for (i = 0; i < ir->nr_calls; i++) {
 		start = bpfrr_frame_begin(&o);
@@ -485,6 +511,47 @@ zero:
 	c->nr_bufs = c->nr_fdrels = c->nr_resolves = 0;
 }
 
+static void get_contents(struct in *in, struct bpfrr_ir_slot *s)
+{
+	struct bpfrr_ir_contents *c;
+	uint32_t flags = get_u32(in), nr = get_u32(in), i;
+
+	if (in->cur.failed || !count_fits(in, nr, 12))
+		return;
+	if (nr > BPFRR_IR_MAX_ENTRIES) {
+		in_fail(in, in->cur.base + in->cur.pos, "%u map entries (at most %u)", nr, BPFRR_IR_MAX_ENTRIES);
+		return;
+	}
+	c = s->contents = calloc(1, sizeof(*c));
+	if (c)
+		c->entries = calloc(nr + 1, sizeof(*c->entries));
+	if (!c || !c->entries) {
+		in_fail(in, in->cur.base, "out of memory");
+		return;
+	}
+	c->flags = flags;
+	c->cap_entries = nr + 1;
+	for (i = 0; i < nr && !in->cur.failed; i++) {
+		struct bpfrr_ir_entry *e = &c->entries[c->nr_entries];
+
+		e->key_len = get_u32(in);
+		e->value_len = get_u32(in);
+		e->value_slot = (int32_t)get_u32(in);
+		if (in->cur.failed)
+			break;
+		if (e->key_len > BPFRR_IR_MAX_BUF || e->value_len > BPFRR_IR_MAX_BUF) {
+			in_fail(in, in->cur.base + in->cur.pos, "map entry of %u + %u bytes", e->key_len,
+				e->value_len);
+			break;
+		}
+		c->nr_entries++;
+		if (e->key_len)
+			e->key = get_copy(in, e->key_len);
+		if (e->value_slot < 0 && e->value_len)
+			e->value = get_copy(in, e->value_len);
+	}
+}
+
 static void get_call_products(struct in *in, struct bpfrr_ir_call *c)
 {
 	uint32_t nr = get_u32(in), i;
@@ -659,6 +726,16 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			s->path = get_str(&rec, 4096);
 			break;
 		}
+		case BPFRR_BUNDLE_SLOT_CONTENTS:
+			index = get_u32(&rec);
+			/* right after its SLOT, once */
+			if (!rec.cur.failed && (index + 1 != ir->nr_slots || ir->slots[index].contents)) {
+				in_fail(&rec, rec_off, "SLOT_CONTENTS for slot %u not right after its SLOT", index);
+				break;
+			}
+			if (!rec.cur.failed)
+				get_contents(&rec, &ir->slots[index]);
+			break;
 		case BPFRR_BUNDLE_CALL:
 			index = get_u32(&rec);
 			if (!rec.cur.failed && (index != ir->nr_calls || index >= want_calls)) {

@@ -19,7 +19,8 @@
 
 #define BPFRR_BUNDLE_MAGIC		"BPFRRBN"	/* 8 bytes on disk with its NUL */
 #define BPFRR_BUNDLE_VERSION_MAJOR	1
-#define BPFRR_BUNDLE_VERSION_MINOR	2	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS */
+#define BPFRR_BUNDLE_VERSION_MINOR	3	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
+						 * 1.3: SLOT_CONTENTS */
 #define BPFRR_BUNDLE_MAX_PAYLOAD	(320u << 20)
 
 enum bpfrr_bundle_rec {
@@ -31,6 +32,7 @@ enum bpfrr_bundle_rec {
 	BPFRR_BUNDLE_KERNEL = 6,	/* 1.1: the recording kernel build */
 	BPFRR_BUNDLE_CALL_EXT = 7,	/* 1.1: a call's BUILD_BOUND reason and symbol resolutions */
 	BPFRR_BUNDLE_CALL_PRODUCTS = 8,	/* a call's products: fds it writes into its buffers */
+	BPFRR_BUNDLE_SLOT_CONTENTS = 9,	/* 1.3: what the loader left in a map (--verify) */
 };
 
 /*

@@ -78,6 +78,7 @@ void bpfrr_ir_free(struct bpfrr_ir *ir)
 	for (i = 0; i < ir->nr_slots; i++) {
 		free(ir->slots[i].name);
 		free(ir->slots[i].path);
+		bpfrr_ir_contents_free(ir->slots[i].contents);
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
 		free(ir->drops[i].what);
@@ -182,11 +183,14 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 			goto fail;
 	}
 	for (i = 0; i < ir->nr_slots; i++) {
+		bool ok;
+
 		c->slots[i] = ir->slots[i];
 		c->slots[i].name = dup_or_null(ir->slots[i].name);
 		c->slots[i].path = dup_or_null(ir->slots[i].path);
+		c->slots[i].contents = bpfrr_ir_contents_clone(ir->slots[i].contents, &ok);
 		c->nr_slots++;
-		if ((ir->slots[i].name && !c->slots[i].name) || (ir->slots[i].path && !c->slots[i].path))
+		if ((ir->slots[i].name && !c->slots[i].name) || (ir->slots[i].path && !c->slots[i].path) || !ok)
 			goto fail;
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
@@ -921,6 +925,37 @@ static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, co
 	return 0;
 }
 
+/* A map's contents: on a map, entries in bounds, fd values naming a slot. */
+static int check_contents(struct verr *v, const struct bpfrr_ir *ir, uint32_t si)
+{
+	const struct bpfrr_ir_contents *c = ir->slots[si].contents;
+	uint32_t i;
+
+	if (!c)
+		return 0;
+	if (ir->slots[si].kind != BPFRR_OBJ_MAP)
+		return fail(v, ir, -1, "slot %u: contents of a %s", si, bpfrr_abi_obj_kind_name(ir->slots[si].kind));
+	if (c->nr_entries > BPFRR_IR_MAX_ENTRIES)
+		return fail(v, ir, -1, "slot %u: %u entries", si, c->nr_entries);
+	for (i = 0; i < c->nr_entries; i++) {
+		const struct bpfrr_ir_entry *e = &c->entries[i];
+
+		if (e->key_len > BPFRR_IR_MAX_BUF || e->value_len > BPFRR_IR_MAX_BUF ||
+		    (e->key_len && !e->key))
+			return fail(v, ir, -1, "slot %u: entry %u: key of %u bytes, value of %u", si, i, e->key_len,
+				    e->value_len);
+		if (e->value_slot < 0) {
+			if (e->value_len && !e->value)
+				return fail(v, ir, -1, "slot %u: entry %u without its value", si, i);
+			continue;
+		}
+		if ((uint32_t)e->value_slot >= ir->nr_slots || e->value)
+			return fail(v, ir, -1, "slot %u: entry %u: value slot %d of %u", si, i, e->value_slot,
+				    ir->nr_slots);
+	}
+	return 0;
+}
+
 int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 {
 	struct verr v = { err, err_size };
@@ -964,6 +999,11 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 			ret = fail(&v, ir, -1, "slot %u: link program slot %u", i, s->ident.link_prog_slot);
 			goto out;
 		}
+	}
+	for (i = 0; i < ir->nr_slots; i++) {
+		ret = check_contents(&v, ir, i);
+		if (ret)
+			goto out;
 	}
 	for (i = 0; i < ir->nr_calls; i++) {
 		ret = check_call(&v, ir, i, made_at);

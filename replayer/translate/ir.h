@@ -178,6 +178,33 @@ struct bpfrr_ir_ident {
 	uint32_t link_prog_slot;
 };
 
+/*
+ * What the loader wrote into a map, for `bpfrr replay --verify`: the entries
+ * its replayed MAP_UPDATE_ELEM / MAP_UPDATE_BATCH calls leave, in recorded
+ * order, with MAP_DELETE_ELEM / _BATCH applied (bpfrr_ir_model_contents()).
+ * A value is its bytes, or, where the map holds fds (a prog array, a map of
+ * maps), the slot whose object the fd named: compared by identity.  A copy
+ * of the recorded bytes, kept apart from the calls': the reference the
+ * replayed map is compared with, as a slot's recorded tag is a program's.
+ */
+#define BPFRR_IR_CONTENTS_FROZEN	0x1	/* a MAP_FREEZE: no syscall writes it afterwards */
+#define BPFRR_IR_CONTENTS_PARTIAL	0x2	/* a write the model cannot follow (a queue's push, a
+						 * LOOKUP_AND_DELETE): not compared */
+#define BPFRR_IR_MAX_ENTRIES		(1u << 20)
+
+struct bpfrr_ir_entry {
+	uint32_t key_len, value_len;
+	uint8_t *key;		/* key_len bytes (NULL when 0) */
+	uint8_t *value;		/* value_len bytes; NULL when value_slot >= 0 */
+	int32_t value_slot;	/* >= 0: the value is the fd of this slot's object; -1: bytes */
+};
+
+struct bpfrr_ir_contents {
+	uint32_t flags;		/* BPFRR_IR_CONTENTS_* */
+	uint32_t nr_entries, cap_entries;
+	struct bpfrr_ir_entry *entries;
+};
+
 /* Where a slot's object comes from. */
 enum bpfrr_ir_slot_source {
 	BPFRR_IR_SLOT_CALL = 1,	/* a call's result */
@@ -196,6 +223,7 @@ struct bpfrr_ir_slot {
 	char *path;		/* PATH */
 	uint32_t open_flags;	/* PATH */
 	struct bpfrr_ir_ident ident;
+	struct bpfrr_ir_contents *contents;	/* maps the loader wrote: what it left; NULL otherwise */
 };
 
 /* A recorded call the IR does not replay, and why (bpfrr translate --explain). */
@@ -312,6 +340,15 @@ const char *bpfrr_ir_resolve_where(const struct bpfrr_ir_call *c, const struct b
 /* A BTF_KIND_* as bpftool spells it ("func", "struct", "var"), NULL for an unknown kind. */
 const char *bpfrr_ir_btf_kind_name(uint32_t btf_kind);
 
+/*
+ * Fills the contents of every map slot a replayed call writes (MAP_UPDATE_*,
+ * MAP_DELETE_*, MAP_FREEZE; replayer/translate/contents.c), from the calls'
+ * recorded bytes.  Run by the front end once the IR is built.  0 or -errno.
+ */
+int bpfrr_ir_model_contents(struct bpfrr_ir *ir);
+/* A deep copy of contents (NULL in, NULL out); *ok false on ENOMEM. */
+struct bpfrr_ir_contents *bpfrr_ir_contents_clone(const struct bpfrr_ir_contents *c, bool *ok);
+void bpfrr_ir_contents_free(struct bpfrr_ir_contents *c);
 /* Does the IR open a perf event? */
 bool bpfrr_ir_has_perf_event_open(const struct bpfrr_ir *ir);
 

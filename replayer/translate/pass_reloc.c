@@ -1173,6 +1173,9 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		if ((ret = bpfrr_ir_add_drop(ir, c->seq, what, c->why)) < 0)
 			goto nomem;
 	}
+	/* what the kept calls leave in the maps: --verify's reference */
+	if ((ret = bpfrr_ir_model_contents(ir)) < 0)
+		goto nomem;
 	ret = bpfrr_ir_validate(ir, verr, sizeof(verr));
 	if (ret) {
 		snprintf(err, err_size, "%s: internal error, the IR does not validate: %s", t->name, verr);

@@ -8,6 +8,10 @@
  *   replay-ir bundle DIR     write DIR/sample.bundle (identities from an
  *                            original load made here), DIR/fail.bundle and
  *                            DIR/badprog.bundle, for the CLI tests
+ *   replay-ir poke BUNDLE OUT VAR
+ *                            BUNDLE with one bit of the .rodata/.data
+ *                            variable VAR changed where a map update stores
+ *                            it, as OUT (verify-contents.t); no bpf()
  *
  * The checks:
  *  - the probe finds at least stock 6.12's nine bpf_sys_bpf commands;
@@ -494,14 +498,105 @@ static int write_bundles(const char *dir)
 	return failures ? 1 : 0;
 }
 
+/* The BTF buffer of the BTF_LOAD that made slot, or -1. */
+static int btf_buf_of_slot(const struct bpfrr_ir *ir, uint32_t slot, const struct bpfrr_ir_call **bc)
+{
+	uint32_t i;
+
+	if (slot >= ir->nr_slots || ir->slots[slot].producer < 0)
+		return -1;
+	*bc = &ir->calls[ir->slots[slot].producer];
+	for (i = 0; i < (*bc)->nr_bufs; i++)
+		if ((*bc)->bufs[i].path && !strcmp((*bc)->bufs[i].path, "attr.btf") && (*bc)->bufs[i].data)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * poke: flip the low bit of the first byte of the DATASEC variable var in the
+ * value a MAP_UPDATE_ELEM of the bundle stores (a .rodata constant), and write
+ * the bundle again (its CRCs recomputed).  The map's contents, the reference
+ * --verify compares with, are left as recorded: the replay must report it.
+ */
+static int poke(const char *in, const char *out, const char *var)
+{
+	const struct bpfrr_field *fd_f = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_UPDATE_ELEM, "map_fd");
+	const struct bpfrr_field *bf = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_CREATE, "btf_fd");
+	const struct bpfrr_field *vt = bpfrr_abi_cmd_field(BPFRR_CMD_MAP_CREATE, "btf_value_type_id");
+	char err[512];
+	struct bpfrr_ir *ir = bpfrr_bundle_read(in, err, sizeof(err));
+	uint32_t i, j, k;
+
+	if (!ir) {
+		fprintf(stderr, "replay-ir: %s\n", err);
+		return 1;
+	}
+	for (i = 0; i < ir->nr_calls; i++) {
+		struct bpfrr_ir_call *c = &ir->calls[i];
+
+		if (c->op != BPFRR_IR_BPF || c->cmd != BPFRR_CMD_MAP_UPDATE_ELEM)
+			continue;
+		for (j = 0; j < c->nr_fdrels; j++) {
+			const struct bpfrr_ir_call *mc, *bc;
+			const struct bpfrr_ir_slot *ms;
+			const struct btf_var_secinfo *vs;
+			const struct btf_type *t;
+			struct bpfrr_ir_buf *val = NULL;
+			struct btf *btf;
+			int b;
+
+			if (c->fdrels[j].buf != BPFRR_IR_IN_ATTR || c->fdrels[j].offset != fd_f->offset)
+				continue;
+			ms = &ir->slots[c->fdrels[j].slot];
+			mc = ms->producer >= 0 ? &ir->calls[ms->producer] : NULL;
+			if (!mc || mc->cmd != BPFRR_CMD_MAP_CREATE)
+				continue;
+			for (k = 0; k < mc->nr_fdrels; k++)
+				if (mc->fdrels[k].buf == BPFRR_IR_IN_ATTR && mc->fdrels[k].offset == bf->offset)
+					break;
+			b = k < mc->nr_fdrels ? btf_buf_of_slot(ir, mc->fdrels[k].slot, &bc) : -1;
+			btf = b >= 0 ? btf__new(bc->bufs[b].data, bc->bufs[b].len) : NULL;
+			t = btf ? btf__type_by_id(btf, (uint32_t)bpfrr_abi_field_get(vt, mc->attr, mc->attr_size)) : NULL;
+			for (k = 0; k < c->nr_bufs; k++)
+				if (!strcmp(c->bufs[k].path, "attr.value"))
+					val = &c->bufs[k];
+			for (k = 0; t && val && btf_is_datasec(t) && k < btf_vlen(t); k++) {
+				const struct btf_type *v;
+
+				vs = btf_var_secinfos(t) + k;
+				v = btf__type_by_id(btf, vs->type);
+				if (!v || strcmp(btf__name_by_offset(btf, v->name_off), var) || vs->offset >= val->len)
+					continue;
+				val->data[vs->offset] ^= 1;
+				printf("poked %s (byte %u of %s, seq %llu)\n", var, vs->offset,
+				       ms->name ? ms->name : "?", (unsigned long long)c->seq);
+				btf__free(btf);
+				if (bpfrr_bundle_write(ir, out, err, sizeof(err))) {
+					fprintf(stderr, "replay-ir: %s\n", err);
+					bpfrr_ir_free(ir);
+					return 1;
+				}
+				bpfrr_ir_free(ir);
+				return 0;
+			}
+			btf__free(btf);
+		}
+	}
+	fprintf(stderr, "replay-ir: no map update stores a variable %s\n", var);
+	bpfrr_ir_free(ir);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpfrr_caps caps;
 
 	if (argc == 3 && !strcmp(argv[1], "bundle"))
 		return write_bundles(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "poke"))
+		return poke(argv[2], argv[3], argv[4]);
 	if (argc != 2 || strcmp(argv[1], "check")) {
-		fprintf(stderr, "usage: replay-ir check | replay-ir bundle DIR\n");
+		fprintf(stderr, "usage: replay-ir check | replay-ir bundle DIR | replay-ir poke BUNDLE OUT VAR\n");
 		return 2;
 	}
 	check_probe(&caps);

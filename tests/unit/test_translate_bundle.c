@@ -144,7 +144,32 @@ static struct bpfrr_ir *rich_ir(void)
 	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 0, pe, BPFRR_IR_REF_ARG), 0);
 	add_products_call(ir);
 	add_symbol_calls(ir);	/* last: symbol_resolve_checked takes them from the end */
+	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);	/* the map's SLOT_CONTENTS */
+	ck_assert_ptr_nonnull(ir->slots[SAMPLE_SLOT_MAP].contents);
 	return ir;
+}
+
+static void assert_contents_equal(const struct bpfrr_ir_contents *x, const struct bpfrr_ir_contents *y)
+{
+	uint32_t i;
+
+	ck_assert_int_eq(!x, !y);
+	if (!x)
+		return;
+	ck_assert_uint_eq(x->flags, y->flags);
+	ck_assert_uint_eq(x->nr_entries, y->nr_entries);
+	for (i = 0; i < x->nr_entries; i++) {
+		const struct bpfrr_ir_entry *a = &x->entries[i], *b = &y->entries[i];
+
+		ck_assert_uint_eq(a->key_len, b->key_len);
+		ck_assert_uint_eq(a->value_len, b->value_len);
+		ck_assert_int_eq(a->value_slot, b->value_slot);
+		if (a->key_len)
+			ck_assert_mem_eq(a->key, b->key, a->key_len);
+		ck_assert_int_eq(!a->value, !b->value);
+		if (a->value)
+			ck_assert_mem_eq(a->value, b->value, a->value_len);
+	}
 }
 
 static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
@@ -174,6 +199,7 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 		ck_assert_pstr_eq(x->name, y->name);
 		ck_assert_pstr_eq(x->path, y->path);
 		ck_assert_mem_eq(&x->ident, &y->ident, sizeof(x->ident));
+		assert_contents_equal(x->contents, y->contents);
 	}
 	for (i = 0; i < a->nr_calls; i++) {
 		const struct bpfrr_ir_call *x = &a->calls[i], *y = &b->calls[i];
@@ -437,7 +463,7 @@ START_TEST(reads_1_0)
 	char err[256];
 
 	encode(ir, &data, &len);
-	ck_assert_uint_eq(get_le32(data + 8), 0x20001);	/* major 1, minor 2 */
+	ck_assert_uint_eq(get_le32(data + 8), 0x30001);	/* major 1, minor 3 */
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_KERNEL, 0), 0);
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0), 0);
 	data[10] = 0;
@@ -594,6 +620,123 @@ START_TEST(products_checked)
 }
 END_TEST
 
+/* A map call on the sample's map: key 7, value v (update), or key 7 alone (delete), or nothing (freeze). */
+static void add_map_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t cmd, uint64_t v)
+{
+	uint8_t attr[32] = { 0 };
+	uint32_t key = SAMPLE_KEY;
+	int c = bpfrr_ir_add_call(ir, seq, BPFRR_IR_BPF, cmd, attr, cmd == BPF_MAP_FREEZE ? 4 : 32);
+
+	ck_assert_int_ge(c, 0);
+	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 0, SAMPLE_SLOT_MAP, BPFRR_IR_REF_FIELD), 0);
+	if (cmd == BPF_MAP_FREEZE)
+		return;
+	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 8, "attr.key", &key, 4, BPFRR_DIR_IN,
+					  BPFRR_CONTENT_KEY), 0);
+	if (cmd == BPF_MAP_UPDATE_ELEM)
+		ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.value", &v, 8, BPFRR_DIR_IN,
+						  BPFRR_CONTENT_VALUE), 1);
+}
+
+/*
+ * What the loader left in its maps (contents.c): updates in order, the last
+ * one wins, deletes and freezes; copies, round trips, and the checks.
+ */
+START_TEST(contents_modelled)
+{
+	struct bpfrr_ir *ir = sample_ir(0), *copy, *back;
+	const struct bpfrr_ir_contents *mc;
+	uint8_t *data;
+	size_t len;
+	char err[256];
+	uint64_t v;
+
+	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
+	mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+	ck_assert_ptr_nonnull(mc);
+	ck_assert_ptr_null(ir->slots[SAMPLE_SLOT_PROG].contents);
+	ck_assert_uint_eq(mc->nr_entries, 1);
+	ck_assert_uint_eq(mc->flags, 0);
+	ck_assert_uint_eq(mc->entries[0].key_len, 4);
+	ck_assert_uint_eq(mc->entries[0].value_len, 8);
+	ck_assert_int_eq(mc->entries[0].value_slot, -1);
+	memcpy(&v, mc->entries[0].value, 8);
+	ck_assert_uint_eq(v, SAMPLE_VALUE);
+
+	/* the last update wins; the reference is a copy, not the call's buffer */
+	add_map_call(ir, 20, BPF_MAP_UPDATE_ELEM, 43);
+	add_map_call(ir, 21, BPF_MAP_FREEZE, 0);
+	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
+	mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+	ck_assert_uint_eq(mc->nr_entries, 1);
+	ck_assert_uint_eq(mc->flags, BPFRR_IR_CONTENTS_FROZEN);
+	memcpy(&v, mc->entries[0].value, 8);
+	ck_assert_uint_eq(v, 43);
+	ck_assert_ptr_ne(mc->entries[0].value, ir->calls[ir->nr_calls - 2].bufs[1].data);
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+
+	copy = bpfrr_ir_clone(ir);
+	ck_assert_ptr_nonnull(copy);
+	assert_contents_equal(ir->slots[SAMPLE_SLOT_MAP].contents, copy->slots[SAMPLE_SLOT_MAP].contents);
+	bpfrr_ir_free(copy);
+	encode(ir, &data, &len);
+	ck_assert_uint_gt(find_record(data, len, BPFRR_BUNDLE_SLOT_CONTENTS, 0), 0);
+	back = bpfrr_bundle_decode(data, len, "contents", err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	bpfrr_ir_free(back);
+	free(data);
+
+	/* a batch: keys 1 and 2, the second value an fd of the program (a prog array's way) */
+	{
+		uint8_t attr[56] = { 0 }, keys[8] = { 1, 0, 0, 0, 2, 0, 0, 0 }, vals[16] = { 5 };
+		uint32_t two = 2;
+		int c;
+
+		memcpy(attr + 32, &two, 4);
+		c = bpfrr_ir_add_call(ir, 23, BPFRR_IR_BPF, BPF_MAP_UPDATE_BATCH, attr, sizeof(attr));
+		ck_assert_int_ge(c, 0);
+		ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, 36, SAMPLE_SLOT_MAP, BPFRR_IR_REF_FIELD), 0);
+		ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.batch.keys", keys, 8, BPFRR_DIR_IN,
+						  BPFRR_CONTENT_KEYS), 0);
+		ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 24, "attr.batch.values", vals, 16,
+						  BPFRR_DIR_IN, BPFRR_CONTENT_VALUES), 1);
+		ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, 1, 8, SAMPLE_SLOT_PROG, BPFRR_IR_REF_MAP_VALUE), 1);
+		ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
+		mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+		ck_assert_uint_eq(mc->nr_entries, 3);
+		ck_assert_int_eq(mc->entries[1].value_slot, -1);
+		ck_assert_uint_eq(mc->entries[1].value[0], 5);
+		ck_assert_int_eq(mc->entries[2].value_slot, SAMPLE_SLOT_PROG);
+		ck_assert_ptr_null(mc->entries[2].value);
+		ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+		encode(ir, &data, &len);
+		back = bpfrr_bundle_decode(data, len, "contents", err, sizeof(err));
+		ck_assert_msg(back != NULL, "%s", err);
+		assert_ir_equal(ir, back);
+		bpfrr_ir_free(back);
+		free(data);
+	}
+
+	/* a value slot out of range is refused */
+	ir->slots[SAMPLE_SLOT_MAP].contents->entries[0].value_slot = 99;
+	free(ir->slots[SAMPLE_SLOT_MAP].contents->entries[0].value);
+	ir->slots[SAMPLE_SLOT_MAP].contents->entries[0].value = NULL;
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "value slot 99"), "%s", err);
+
+	/* a delete removes the key; the last entry takes its place */
+	add_map_call(ir, 24, BPF_MAP_DELETE_ELEM, 0);
+	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);
+	mc = ir->slots[SAMPLE_SLOT_MAP].contents;
+	ck_assert_uint_eq(mc->nr_entries, 2);
+	ck_assert_int_eq(mc->entries[0].value_slot, SAMPLE_SLOT_PROG);
+	ck_assert_uint_eq(mc->entries[0].key[0], 2);
+	ck_assert_uint_eq(mc->entries[1].key[0], 1);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 static Suite *bundle_suite(void)
 {
 	Suite *s = suite_create("translate_bundle");
@@ -610,6 +753,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, reads_1_0);
 	tcase_add_test(tc, symbol_resolve_checked);
 	tcase_add_test(tc, products_checked);
+	tcase_add_test(tc, contents_modelled);
 	suite_add_tcase(s, tc);
 	return s;
 }
