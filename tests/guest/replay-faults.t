@@ -43,13 +43,24 @@ for cap in failslab fail_page_alloc; do
 done
 [ -n "$tsv" ] && : >"$tsv"
 
-# Kernel reports: anything a kernel bug prints (page allocation failure
-# warnings are what an injected page fault is expected to print).
+# Kernel reports: anything a kernel bug prints. Not counted: page allocation
+# failure warnings (what an injected page allocation failure is expected to
+# print), and stock 6.12's own WARN_ONCE when an injected failure hits
+# ftrace_set_filter_ip() while a kprobe is disarmed, as the replay's objects
+# are released ("Failed to disarm kprobe-ftrace ... (error -12)", at
+# kernel/kprobes.c __disarm_kprobe_ftrace(): the kernel reporting that it
+# could not allocate, in code the series does not touch); those are counted
+# apart (known_reports) and listed in docs/faults.md.
+REPORT_RE='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular|inconsistent lock|sleeping function called|refcount_t:|list_(add|del) corruption|kernel BUG|hung_task|RCU stall'
+KNOWN_RE='WARNING: .* at kernel/kprobes.c:[0-9]+ (__)?disarm_kprobe_ftrace'
 kernel_reports() {
-	dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular|inconsistent lock|sleeping function called|refcount_t:|list_(add|del) corruption|kernel BUG|hung_task|RCU stall' |
-		grep -v 'page allocation failure' || true
+	dmesg | grep -E "$REPORT_RE" | grep -v 'page allocation failure' | grep -Ev "$KNOWN_RE" || true
+}
+known_reports() {
+	dmesg | grep -E "$KNOWN_RE" || true
 }
 reports_before=$(kernel_reports | wc -l)
+known_before=$(known_reports | wc -l)
 
 record_loader() {
 	case $1 in
@@ -120,5 +131,12 @@ if [ "$reports" -gt "$reports_before" ]; then
 else
 	pass "no kernel report"
 fi
+known=$(($(known_reports | wc -l) - known_before))
+if [ "$known" -gt 0 ]; then
+	echo "known stock-kernel warning(s) under an injected failure, not counted: $known"
+	known_reports | tail -n "$known" | sed 's/^/    /'
+	dmesg | grep 'Failed to disarm kprobe-ftrace' | sed 's/^/    /'
+fi
+[ -n "$tsv" ] && echo "$known" >"$BPFRR_TEST_OUT/known-reports"
 pass "$total replays under a fault: $clean succeeded with 0 mismatches, $failed failed naming what failed"
 finish
