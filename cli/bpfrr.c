@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfrr.h"
+#include "oom.h"
 #include "outfile.h"
 #include "../recorder/diff.h"
 #include "../recorder/dump.h"
@@ -55,6 +56,20 @@ static int finish(int status)
 	return status;
 }
 
+/*
+ * Out of memory is a failure (1), never bad input (2) or a truncated trace
+ * (3): where a reader or a pass cannot tell the two apart, the failed
+ * allocation it met was noted (cli/oom.c). The recorder's status is the
+ * recorded command's (its own failures are 125): it keeps its own.
+ */
+static int oom_status(int (*sub)(int, char **), int status)
+{
+	if (sub != bpfrr_record_main && bpfrr_oom_seen() &&
+	    (status == BPFRR_EXIT_USAGE || status == BPFRR_EXIT_TRUNCATED))
+		return BPFRR_EXIT_FAILURE;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -73,7 +88,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (!strcmp(argv[1], subcommands[i].name))
-			return finish(subcommands[i].main(argc - 1, argv + 1));
+			return finish(oom_status(subcommands[i].main, subcommands[i].main(argc - 1, argv + 1)));
 	}
 	fprintf(stderr, "bpfrr: unknown command '%s' (see 'bpfrr --help')\n", argv[1]);
 	return BPFRR_EXIT_USAGE;

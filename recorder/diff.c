@@ -81,6 +81,25 @@ static char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/*
+ * Close an open_memstream() stream: its text, or NULL (noted as out of
+ * memory) when a write could not grow the buffer or the close could not
+ * size it (glibc then leaves *buf NULL and fclose() returns 0).
+ */
+static char *ms_close(FILE *f, char **buf)
+{
+	bool bad = ferror(f);
+
+	if (fclose(f) || !*buf)
+		bad = true;
+	if (bad) {
+		free(*buf);
+		*buf = NULL;
+		diff_oom = true;
+	}
+	return *buf;
+}
+
 static void lines_add(struct lines *l, char *s)
 {
 	if (!s || bpfrr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v))) {
@@ -101,6 +120,12 @@ static void lines_free(struct lines *l)
 /* Set name to val (the last write wins, its place stays the first one's). */
 static void kv_set(struct kvlist *l, const char *name, char *val, char *sym)
 {
+	if (!val) {
+		/* its text could not be made: out of memory, and no field without a value */
+		diff_oom = true;
+		free(sym);
+		return;
+	}
 	for (uint32_t i = 0; i < l->n; i++) {
 		if (!strcmp(l->v[i].name, name)) {
 			free(l->v[i].val);
@@ -110,13 +135,14 @@ static void kv_set(struct kvlist *l, const char *name, char *val, char *sym)
 			return;
 		}
 	}
-	if (bpfrr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v))) {
+	if (bpfrr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) ||
+	    !(l->v[l->n].name = xstrdup(name))) {
+		/* a field without its name is left out: the run ends "out of memory" */
 		diff_oom = true;
 		free(val);
 		free(sym);
 		return;
 	}
-	l->v[l->n].name = xstrdup(name);
 	l->v[l->n].val = val;
 	l->v[l->n].sym = sym;
 	l->v[l->n].fd_field = NULL;
@@ -546,8 +572,7 @@ static char *call_key(struct side *s, const struct bpfrr_rt_call *c, const char 
 		first = false;
 	}
 	fputc(')', f);
-	if (fclose(f))
-		diff_oom = true;
+	ms_close(f, &k);
 	printable(k);
 	return k;
 }
@@ -687,8 +712,7 @@ static void read_bpf_call(struct side *s, const struct bpfrr_rt_call *c)
 				fprintf(f, "%s[%zu] %s", j ? ", " : "", j / 4, l ? l : "?");
 				free(l);
 			}
-			fclose(f);
-			kv_set(&it->fields, reg->path, v, NULL);
+			kv_set(&it->fields, reg->path, ms_close(f, &v), NULL);
 			break;
 		}
 		case BPFRR_CONTENT_KEY:
@@ -742,11 +766,8 @@ static void add_perf_attr(struct item *it, const void *data, size_t len, uint32_
 		return;
 	}
 	dump_perf_attr_text(f, data, len, "", NULL);
-	if (fclose(f)) {
-		diff_oom = true;
-		free(text);
+	if (!ms_close(f, &text))
 		return;
-	}
 	for (line = text; line && *line; line = next) {
 		char *colon, *name, *sym = NULL;
 
@@ -828,7 +849,11 @@ static void read_perf_event_open(struct side *s, const struct bpfrr_rec_syscall 
 	free(cname);
 }
 
-/* Open a trace and read what is recorded after the calls it belongs to (identities, symbols). */
+/*
+ * Open a trace and read what is recorded after the calls it belongs to
+ * (identities, symbols). 0, or the exit status: 2 for an unreadable or
+ * corrupt trace, 1 for out of memory (a failure, as in every subcommand).
+ */
 static int open_side(struct side *s, const char *path, FILE *err)
 {
 	char *e = NULL;
@@ -838,18 +863,19 @@ static int open_side(struct side *s, const char *path, FILE *err)
 	if (!s->r) {
 		fprintf(err, "bpfrr diff: %s\n", e ? e : path);
 		free(e);
-		return -1;
+		/* (the reader's own allocation failures: cli/oom.c makes them 1) */
+		return BPFRR_EXIT_USAGE;
 	}
 	s->rt = bpfrr_rt_new(s->r);
 	if (!s->rt || bpfrr_rt_model(s->rt, sizeof(struct bpfrr_fdm_obj), NULL, NULL) ||
 	    bpfrr_rt_collect(s->rt, NULL, NULL) == BPFRR_TRACE_NOMEM) {
 		fprintf(err, "bpfrr diff: %s: out of memory\n", path);
-		return -1;
+		return BPFRR_EXIT_FAILURE;
 	}
 	return 0;
 }
 
-/* Read the trace into items. */
+/* Read the trace into items. 0, or the exit status (as open_side()). */
 static int read_side(struct side *s, FILE *err)
 {
 	const char *path = s->path;
@@ -868,7 +894,7 @@ static int read_side(struct side *s, FILE *err)
 			if (ret == -EBADMSG) {
 				fprintf(err, "bpfrr diff: %s: the fd event of seq %" PRIu64 " contradicts what that "
 					"call returned: not a trace a recorder writes\n", path, rec.fd_event.seq);
-				return -1;
+				return BPFRR_EXIT_USAGE;
 			}
 			if (ret)
 				goto nomem;
@@ -904,14 +930,14 @@ static int read_side(struct side *s, FILE *err)
 	s->status = st;
 	if (st == BPFRR_TRACE_CORRUPT) {
 		fprintf(err, "bpfrr diff: %s: corrupt trace\n", path);
-		return -1;
+		return BPFRR_EXIT_USAGE;
 	}
 	if (st == BPFRR_TRACE_NOMEM)
 		goto nomem;
 	return 0;
 nomem:
 	fprintf(err, "bpfrr diff: %s: out of memory\n", path);
-	return -1;
+	return BPFRR_EXIT_FAILURE;
 }
 
 /* --- comparing ---------------------------------------------------------------------------------- */
@@ -1207,8 +1233,7 @@ static void btf_types(struct btf *btf, struct kvlist *out)
 			btf_ref_str(btf, t->type, ref, sizeof(ref), 0);
 			fprintf(f, "%s", ref);
 		}
-		if (fclose(f))
-			diff_oom = true;
+		ms_close(f, &desc);
 		/* several types of one kind and name (kernel BTF has some): keep them apart */
 		if (kv_get(out, key)) {
 			char *k2 = xasprintf("%s #%u", key, id);
@@ -1218,6 +1243,8 @@ static void btf_types(struct btf *btf, struct kvlist *out)
 		}
 		if (key)
 			kv_set(out, key, desc, NULL);
+		else
+			free(desc);
 		free(key);
 	}
 }
@@ -1418,16 +1445,12 @@ int bpfrr_diff_files(const char *pa, const char *pb, const struct bpfrr_diff_opt
 	int rc;
 
 	diff_oom = false;
-	if (open_side(&a, pa, err) || open_side(&b, pb, err)) {
-		rc = BPFRR_EXIT_USAGE;
+	if ((rc = open_side(&a, pa, err)) || (rc = open_side(&b, pb, err)))
 		goto out;
-	}
 	/* kernel numbers by name only when both traces can name them (format 1.1) */
 	a.names = b.names = bpfrr_rt_kernel(a.rt) && bpfrr_rt_kernel(b.rt);
-	if (read_side(&a, err) || read_side(&b, err)) {
-		rc = BPFRR_EXIT_USAGE;
+	if ((rc = read_side(&a, err)) || (rc = read_side(&b, err)))
 		goto out;
-	}
 	match_items(&a, &b);
 	if (opts->json) {
 		json_start(&rp.j, out);
@@ -1490,8 +1513,9 @@ int bpfrr_diff_files(const char *pa, const char *pb, const struct bpfrr_diff_opt
 		rc = BPFRR_EXIT_TRUNCATED;
 	}
 	if (diff_oom) {
+		/* a failure (1), as in every subcommand: the input is not bad */
 		fprintf(err, "bpfrr diff: out of memory\n");
-		rc = BPFRR_EXIT_USAGE;
+		rc = BPFRR_EXIT_FAILURE;
 	}
 out:
 	free_side(&a);

@@ -186,6 +186,58 @@ static struct bpfrr_trace_writer *open_trace(const struct rec_options *opt, pid_
 	return bpfrr_trace_create(opt->output, &hdr);
 }
 
+/*
+ * The process tracing pid, from TracerPid in /proc/PID/status: 0 when none
+ * (or unknown), and its command name in comm.
+ */
+static pid_t tracer_of(pid_t pid, char *comm, size_t comm_size)
+{
+	char path[64], line[256];
+	pid_t tracer = 0;
+	FILE *f;
+
+	snprintf(comm, comm_size, "?");
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "TracerPid:", 10)) {
+			tracer = (pid_t)strtol(line + 10, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	if (tracer <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tracer);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, (int)comm_size, f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	return tracer;
+}
+
+/*
+ * PTRACE_SEIZE of our own child failed. The usual reason: something traces
+ * us with fork-following (strace -f, gdb, an outer bpfrr record), so the
+ * child already has a tracer and a task can have only one. Say so in one line.
+ */
+static void seize_failed(pid_t child, int err)
+{
+	char comm[64];
+	pid_t tracer = err == EPERM ? tracer_of(child, comm, sizeof(comm)) : 0;
+
+	if (tracer > 0 && tracer != getpid())
+		fprintf(stderr, "bpfrr record: the command is already traced by process %d (%s): "
+			"bpfrr record cannot run under a tracer that follows forks (strace -f, gdb, "
+			"another bpfrr record)\n", (int)tracer, comm);
+	else
+		fprintf(stderr, "bpfrr record: PTRACE_SEIZE: %s\n", strerror(err));
+}
+
 static int exit_code(int status)
 {
 	if (WIFEXITED(status))
@@ -296,7 +348,7 @@ int bpfrr_record_main(int argc, char **argv)
 		   (void *)(long)(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 				  PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
 				  PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))) {
-		fprintf(stderr, "bpfrr record: PTRACE_SEIZE: %s\n", strerror(errno));
+		seize_failed(child, errno);
 		bpfrr_trace_abandon(s.w);
 		goto fail_child;
 	}

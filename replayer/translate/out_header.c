@@ -105,7 +105,11 @@ void bpfrr_header_ident(const char *name, char *buf, size_t size)
 	}
 }
 
-/* Text inside a comment: no comment terminator. */
+/*
+ * Text inside a comment: no comment terminator, and printable ASCII only (a
+ * recorded name or kernel release is anybody's bytes; the header is ASCII,
+ * as put_string() keeps its literals).
+ */
 static void put_comment_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
@@ -114,6 +118,8 @@ static void put_comment_text(FILE *out, const char *s)
 			s++;
 		} else if ((unsigned char)*s < 0x20) {
 			fputc(' ', out);
+		} else if ((unsigned char)*s >= 0x7f) {
+			fputc('?', out);
 		} else {
 			fputc(*s, out);
 		}

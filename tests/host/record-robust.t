@@ -5,7 +5,10 @@
 #     (PTRACE_O_EXITKILL) and leaves a trace whose complete records read,
 #     reported as truncated;
 #   - a tracee killed inside a call the recorder waits on leaves that call's
-#     record, marked "did not return", and a complete trace.
+#     record, marked "did not return", and a complete trace;
+#   - a command that is already traced (the recorder runs under a tracer that
+#     follows forks: another bpfrr record, strace -f) is refused in one line
+#     naming the tracer, exit 125, and does not run.
 # The tracees make no bpf() calls.
 set -u
 . "$(dirname "$0")/record-lib.sh"
@@ -64,5 +67,25 @@ expect "the trace is complete" 0 "$?"
 has "the open is recorded as not returned (flag 0x1), with its path" "$tmp/midcall.txt" \
 	"^SYSCALL .* name=openat .* flags=0x1 ret=0 region=pathname:entry:len=[0-9]*:flags=0:\"$tmp/fifo\\.\""
 has "and a note says why" "$tmp/midcall.txt" '^NOTE .* text=openat_call_did_not_return:_the_task_was_killed_by_signal_9'
+
+# Already traced: the recorder's child is traced by whoever traces the
+# recorder with fork-following; the command must not run, unobserved.
+"$bpfrr" record -o "$tmp/outer.trace" -- "$bpfrr" record -o "$tmp/inner.trace" -- \
+	touch "$tmp/ran" >"$tmp/nested.out" 2>"$tmp/nested.err"
+expect "bpfrr record under bpfrr record: exits 125" 125 "$?"
+expect "in one line" 1 "$(wc -l <"$tmp/nested.err")" "$(cat "$tmp/nested.err")"
+has "naming the tracer" "$tmp/nested.err" \
+	'^bpfrr record: the command is already traced by process [0-9]+ \(bpfrr\): '
+if [ -e "$tmp/ran" ]; then not_ok "and the command did not run"; else ok "and the command did not run"; fi
+if command -v strace >/dev/null; then
+	strace -f -o /dev/null "$bpfrr" record -o "$tmp/inner.trace" -- touch "$tmp/ran" \
+		>"$tmp/strace.out" 2>"$tmp/strace.err"
+	expect "bpfrr record under strace -f: exits 125" 125 "$?"
+	has "with one line naming strace" "$tmp/strace.err" \
+		'^bpfrr record: the command is already traced by process [0-9]+ \(strace\): '
+else
+	skip "bpfrr record under strace -f" "no strace on this machine"
+	skip "with one line naming strace" "no strace on this machine"
+fi
 
 done_testing
