@@ -617,9 +617,11 @@ static inline int bpfrr_rt_btf_has_string(const char *path, const char *name)
 /*
  * The kfunc name in the kernel's list of kfuncs at path (the format of
  * BPFRR_RT_KFUNCS_LIST: "<btf_id> <name>\n" per kfunc, the id decimal, in
- * vmlinux BTF): 1 and *id when listed, 0 when the list lacks it, -ENOENT
- * without a list (a kernel without the series, or one older than the list),
- * -EINVAL for a list not of that form, another -errno if it cannot be read.
+ * vmlinux BTF; fields a later kernel adds after the name are ignored, as
+ * its ABI text asks): 1 and *id when listed, 0 when the list lacks it,
+ * -ENOENT without a list (a kernel without the series, or one older than
+ * the list), -EINVAL for a list not of that form, another -errno if it
+ * cannot be read.
  * Reading a page of text instead of the whole BTF is the point: the probe
  * must stay within a few ms (issue 15).
  */
@@ -654,7 +656,7 @@ static inline int bpfrr_rt_kfunc_list_lookup(const char *path, const char *name,
 		return -EINVAL;
 	for (line = text; *line; line = end + 1) {
 		unsigned long v = 0;
-		char *p = line;
+		char *p = line, *end_name;
 
 		end = strchr(line, '\n');
 		if (!end)
@@ -663,12 +665,14 @@ static inline int bpfrr_rt_kfunc_list_lookup(const char *path, const char *name,
 			return -EINVAL;
 		while (*p >= '0' && *p <= '9' && v <= INT32_MAX)
 			v = v * 10 + (unsigned long)(*p++ - '0');
-		if (*p != ' ' || !v || v > INT32_MAX || p + 1 == end)
+		if (*p != ' ' || !v || v > INT32_MAX || p + 1 == end || p[1] == ' ')
 			return -EINVAL;
 		p++;
-		if (memchr(p, ' ', (size_t)(end - p)))
-			return -EINVAL;
-		if ((size_t)(end - p) == name_len && !memcmp(p, name, name_len) && !found) {
+		/* the name ends at the first space: later fields are not ours */
+		end_name = memchr(p, ' ', (size_t)(end - p));
+		if (!end_name)
+			end_name = end;
+		if ((size_t)(end_name - p) == name_len && !memcmp(p, name, name_len) && !found) {
 			*id = (int32_t)v;
 			found = 1;
 		}

@@ -192,7 +192,7 @@ START_TEST(bad_kfunc_lists)
 		"0 bpf_perf_event_open\n",
 		"4294967297 bpf_perf_event_open\n",
 		"41234\n",
-		"41234 bpf_perf_event_open extra\n",
+		"41234 \n",
 	};
 	struct bpfrr_caps caps;
 	int32_t id;
@@ -206,6 +206,10 @@ START_TEST(bad_kfunc_lists)
 	}
 	put_text(p_kfuncs, "");
 	ck_assert_int_eq(bpfrr_rt_kfunc_list_lookup(p_kfuncs, BPFRR_RT_PERF_KFUNC, &id), 0);
+	/* fields a later kernel adds after the name are not ours: ignored */
+	put_text(p_kfuncs, "41230 bpf_perf_event_open_x 7\n41234 bpf_perf_event_open flags=1 more\n");
+	ck_assert_int_eq(bpfrr_rt_kfunc_list_lookup(p_kfuncs, BPFRR_RT_PERF_KFUNC, &id), 1);
+	ck_assert_int_eq(id, 41234);
 }
 END_TEST
 
