@@ -315,6 +315,9 @@ static char *read_text(const char *path, size_t max, int open_flags, struct stat
 		if (got <= 0)
 			break;
 		len += (size_t)got;
+		/* a regular file read short is at its end: one read, not two (the cache) */
+		if (st && S_ISREG(st->st_mode) && len <= max && (off_t)len >= st->st_size)
+			break;
 	}
 	saved = got < 0 ? errno : len > max ? EFBIG : 0;
 	close(fd);
@@ -490,10 +493,9 @@ static void kernel_build_id(const char *notes_path, char *hex, size_t size)
  * ABI table), this boot, this kernel build.  0 and the key's lines, or -1
  * without a boot id (then nothing is cached).
  */
-static int cache_key(const struct bpfrr_probe_env *env, char *key, size_t size)
+static int cache_key(const struct bpfrr_probe_env *env, const struct utsname *u, char *key, size_t size)
 {
 	char build[160], *boot;
-	struct utsname u;
 	size_t n;
 
 	boot = read_text(env->boot_id, 64, 0, NULL);
@@ -508,11 +510,7 @@ static int cache_key(const struct bpfrr_probe_env *env, char *key, size_t size)
 	kernel_build_id(env->notes, build, sizeof(build));
 	if (!build[0]) {
 		/* no build id note: the build's name and its version string */
-		if (uname(&u)) {
-			free(boot);
-			return -1;
-		}
-		snprintf(build, sizeof(build), "uname %.64s %.80s", u.release, u.version);
+		snprintf(build, sizeof(build), "uname %.64s %.80s", u->release, u->version);
 	}
 	snprintf(key, size, "bpfrr %s abi %d\nboot %s\nkernel %s\n", BPFRR_VERSION, BPFRR_ABI_NR_CMDS, boot,
 		 build);
@@ -724,10 +722,10 @@ static int caps_from_list(struct bpfrr_caps *caps, char *list, unsigned int flag
 
 /* Caps of a kernel without the list: this boot's cache, or the probe programs (then cached). */
 static int caps_from_probe(struct bpfrr_caps *caps, unsigned int flags, const struct bpfrr_probe_env *env,
-			   const char *release, char *err, size_t err_size)
+			   const struct utsname *u, char *err, size_t err_size)
 {
 	char key[512], why[sizeof(caps->cache_note)] = "";
-	bool keyed = env->cache && !cache_key(env, key, sizeof(key));
+	bool keyed = env->cache && !cache_key(env, u, key, sizeof(key));
 	int ret;
 
 	if (keyed && cache_load(caps, env->cache, key, why, sizeof(why))) {
@@ -736,7 +734,7 @@ static int caps_from_probe(struct bpfrr_caps *caps, unsigned int flags, const st
 		ret = (env->run_probes ? env->run_probes : run_probe_programs)(caps, err, err_size);
 		if (ret)
 			return ret;
-		snprintf(caps->source, sizeof(caps->source), "probed on %.40s", release);
+		snprintf(caps->source, sizeof(caps->source), "probed on %.40s", u->release);
 		caps->origin = BPFRR_CAPS_FROM_PROBE;
 		if (why[0])
 			snprintf(caps->cache_note, sizeof(caps->cache_note), "ignored (%.70s)", why);
@@ -764,8 +762,10 @@ int bpfrr_caps_probe_env(struct bpfrr_caps *caps, unsigned int flags, const stru
 	int ret;
 
 	memset(caps, 0, sizeof(*caps));
-	if (uname(&u))
+	if (uname(&u)) {
 		snprintf(u.release, sizeof(u.release), "?");
+		snprintf(u.version, sizeof(u.version), "?");
+	}
 	list = read_text(env->cmds_list, CACHE_MAX, 0, NULL);
 	if (!list && errno != ENOENT) {
 		ret = -errno;
@@ -775,7 +775,7 @@ int bpfrr_caps_probe_env(struct bpfrr_caps *caps, unsigned int flags, const stru
 	if (list)
 		ret = caps_from_list(caps, list, flags, env, u.release, err, err_size);
 	else
-		ret = caps_from_probe(caps, flags, env, u.release, err, err_size);
+		ret = caps_from_probe(caps, flags, env, &u, err, err_size);
 	free(list);
 	caps->probe_ns = now_ns() - t0;
 	return ret;
