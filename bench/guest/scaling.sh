@@ -22,6 +22,11 @@ bpfrr=/opt/bpfrr/bpfrr
 loader=/opt/bpfrr/fixtures/scale/fx_scale
 work=${TMPDIR:-/tmp}/bench-scaling.$$
 mkdir -p "$work" "$dir/traces" || exit 1
+# 3N fds at once: fx_scale raises its own limit, bpfrr replay its soft limit up to
+# the hard one; the hard limit (4096 by default) is raised here for every step, as
+# root, so that N beyond 1300 measures the replay and not the limit
+ulimit -n 65536 2>/dev/null || echo "scaling: cannot raise the fd limit: N above 1300 fails" >&2
+ulimit -n >"$dir/nofile"
 : >"$dir/times"
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource >"$dir/clocksource" 2>/dev/null
 uname -r >"$dir/guest-uname"

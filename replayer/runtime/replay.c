@@ -439,27 +439,20 @@ static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
  * hundreds of objects outgrows the usual soft limit of 1024 as its loader
  * did, which raised its own (a setrlimit() the trace does not hold);
  * without this the replay fails with EMFILE where the loader did not
- * (bench/scaling: N = 1000 makes 3000 fds).  The hard limit is raised too
- * where the process may (root).  0, or -errno.
+ * (bench/scaling: N = 1000 makes 3000 fds).  The soft limit is raised, up
+ * to the hard one and no further: a hard limit is someone's decision
+ * (`ulimit -n`), and a load beyond it fails with EMFILE at the call that
+ * meets it, named, as any other failure.
  */
-static int raise_nofile(uint32_t nr_slots)
+static void raise_nofile(uint32_t nr_slots)
 {
 	rlim_t want = (rlim_t)nr_slots + 64;
 	struct rlimit rl;
 
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return -errno;
-	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
-		return 0;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) {
-		struct rlimit both = { want, want };
-
-		if (!setrlimit(RLIMIT_NOFILE, &both))
-			return 0;
-		want = rl.rlim_max;	/* as far as we may */
-	}
-	rl.rlim_cur = want;
-	return setrlimit(RLIMIT_NOFILE, &rl) ? -errno : 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const struct bpfrr_replay_opts *o)
