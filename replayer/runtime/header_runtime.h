@@ -31,8 +31,10 @@
  *    written into the attr or a buffer (user calls), the blob or the user
  *    image (loaders);
  *  - kfunc calls: instructions calling the patched kernel's
- *    bpf_perf_event_open(), whose BTF id is the kernel's own: found by name
- *    in /sys/kernel/btf/vmlinux and written into their imm.
+ *    bpf_perf_event_open(), whose BTF id is the kernel's own: read from the
+ *    kernel's list of kfuncs (/sys/kernel/bpf/syscall_prog_kfuncs), or on a
+ *    patched kernel older than that list found by name in
+ *    /sys/kernel/btf/vmlinux, and written into their imm.
  * bpfrr_rt_load() runs the steps; on any failure it closes every fd made so
  * far (a loader closes its own) and reports the recorded seq of the
  * failing call.
@@ -78,6 +80,8 @@
 #define BPFRR_RT_VMLINUX_BTF		"/sys/kernel/btf/vmlinux"
 #define BPFRR_RT_KALLSYMS		"/proc/kallsyms"
 #define BPFRR_RT_PERF_KFUNC		"bpf_perf_event_open"
+/* The series' list of the kfuncs its syscall programs may call: "<btf_id> <name>\n" per kfunc */
+#define BPFRR_RT_KFUNCS_LIST		"/sys/kernel/bpf/syscall_prog_kfuncs"
 
 struct bpfrr_rt_resolve {
 	uint64_t seq;		/* the recorded call it belongs to (for errors) */
@@ -610,21 +614,102 @@ static inline int bpfrr_rt_btf_has_string(const char *path, const char *name)
 	return ret;
 }
 
-/* The BTF id of the kfunc name in the running kernel's vmlinux BTF, or -errno. */
-static inline int32_t bpfrr_rt_kfunc_btf_id(const char *name)
+/*
+ * The kfunc name in the kernel's list of kfuncs at path (the format of
+ * BPFRR_RT_KFUNCS_LIST: "<btf_id> <name>\n" per kfunc, the id decimal, in
+ * vmlinux BTF; fields a later kernel adds after the name are ignored, as
+ * its ABI text asks): 1 and *id when listed, 0 when the list lacks it,
+ * -ENOENT without a list (a kernel without the series, or one older than
+ * the list), -EINVAL for a list not of that form, another -errno if it
+ * cannot be read.
+ * Reading a page of text instead of the whole BTF is the point: the probe
+ * must stay within a few ms (issue 15).
+ */
+static inline int bpfrr_rt_kfunc_list_lookup(const char *path, const char *name, int32_t *id)
+{
+	char text[16384], *line, *end;
+	size_t n = 0, name_len = strlen(name);
+	ssize_t got;
+	int fd, found = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (n < sizeof(text) - 1) {
+		got = read(fd, text + n, sizeof(text) - 1 - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			got = -errno;
+			close(fd);
+			return (int)got;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	if (n == sizeof(text) - 1)
+		return -EFBIG;
+	text[n] = '\0';
+	if (strlen(text) != n)
+		return -EINVAL;
+	for (line = text; *line; line = end + 1) {
+		unsigned long v = 0;
+		char *p = line, *end_name;
+
+		end = strchr(line, '\n');
+		if (!end)
+			return -EINVAL;	/* every line ends with a newline */
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		while (*p >= '0' && *p <= '9' && v <= INT32_MAX)
+			v = v * 10 + (unsigned long)(*p++ - '0');
+		if (*p != ' ' || !v || v > INT32_MAX || p + 1 == end || p[1] == ' ')
+			return -EINVAL;
+		p++;
+		/* the name ends at the first space: later fields are not ours */
+		end_name = memchr(p, ' ', (size_t)(end - p));
+		if (!end_name)
+			end_name = end;
+		if ((size_t)(end_name - p) == name_len && !memcmp(p, name, name_len) && !found) {
+			*id = (int32_t)v;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+/*
+ * The BTF id of the kfunc name in the running kernel's vmlinux BTF, or
+ * -errno: from the kernel's list of kfuncs (kfuncs_list) when it has one,
+ * else by a scan of the BTF file (btf_path).
+ */
+static inline int32_t bpfrr_rt_kfunc_btf_id_at(const char *kfuncs_list, const char *btf_path, const char *name)
 {
 	uint8_t *data = NULL;
 	size_t len = 0;
-	int32_t ret = bpfrr_rt_btf_has_string(BPFRR_RT_VMLINUX_BTF, name);
+	int32_t id = 0, ret = bpfrr_rt_kfunc_list_lookup(kfuncs_list, name, &id);
 
+	if (ret == 1)
+		return id;
+	if (ret != -ENOENT)
+		return ret ? ret : -ENOENT;	/* the list says the kernel lacks it, or is bad */
+	ret = bpfrr_rt_btf_has_string(btf_path, name);
 	if (ret <= 0)
 		return ret ? ret : -ENOENT;
-	ret = bpfrr_rt_read_file(BPFRR_RT_VMLINUX_BTF, &data, &len);
+	ret = bpfrr_rt_read_file(btf_path, &data, &len);
 	if (ret)
 		return ret;
 	ret = bpfrr_rt_btf_find_func(data, len, name);
 	free(data);
 	return ret;
+}
+
+/* The same on the running kernel. */
+static inline int32_t bpfrr_rt_kfunc_btf_id(const char *name)
+{
+	return bpfrr_rt_kfunc_btf_id_at(BPFRR_RT_KFUNCS_LIST, BPFRR_RT_VMLINUX_BTF, name);
 }
 
 /* --- a call from user space ------------------------------------------------------ */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bpf_abi.h"
@@ -432,6 +433,28 @@ static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 	bpfrr_ir_free(ir2);
 }
 
+/*
+ * Room for every fd the replay holds at once: one per slot, and a few of
+ * its own (blob maps, loader programs, the bundle, stdio).  A load of
+ * hundreds of objects outgrows the usual soft limit of 1024 as its loader
+ * did, which raised its own (a setrlimit() the trace does not hold);
+ * without this the replay fails with EMFILE where the loader did not
+ * (bench/scaling: N = 1000 makes 3000 fds).  The soft limit is raised, up
+ * to the hard one and no further: a hard limit is someone's decision
+ * (`ulimit -n`), and a load beyond it fails with EMFILE at the call that
+ * meets it, named, as any other failure.
+ */
+static void raise_nofile(uint32_t nr_slots)
+{
+	rlim_t want = (rlim_t)nr_slots + 64;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return;
+	rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const struct bpfrr_replay_opts *o)
 {
 	uint64_t t_start = bpfrr_now_ns(), t0, held_before[BPF_FDS_MAX / 64];
@@ -456,6 +479,8 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	ret = bpfrr_ir_validate(r->ir, err, sizeof(err));
 	if (ret)
 		return replay_fail(r, -1, ret, "invalid IR: %s", err);
+	/* a limit that stays too low shows as EMFILE at the call that meets it */
+	raise_nofile(r->ir->nr_slots);
 	/* refusals first, before the probes load anything */
 	ret = check_machine(r);
 	if (!ret)

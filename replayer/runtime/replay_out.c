@@ -176,7 +176,31 @@ static void js_caps(struct bpfrr_replay_out *o, const struct bpfrr_caps *caps)
 		json_bool(j, "available", caps->perf_event_open);
 		json_null(j, "btf_id");
 	}
+	if (caps->perf_event_open_basis[0])
+		json_str(j, "basis", caps->perf_event_open_basis);
+	else
+		json_null(j, "basis");
 	json_obj_end(j);
+	/* where they came from: assumed caps have no origin */
+	if (caps->origin != BPFRR_CAPS_ASSUMED) {
+		static const char *const origins[] = {
+			[BPFRR_CAPS_FROM_LIST] = "list", [BPFRR_CAPS_FROM_PROBE] = "probe",
+			[BPFRR_CAPS_FROM_CACHE] = "cache",
+		};
+
+		json_obj_begin(j, "found");
+		json_str(j, "by", caps->origin < sizeof(origins) / sizeof(origins[0]) ? origins[caps->origin] : "?");
+		json_u64(j, "ns", caps->probe_ns);
+		if (caps->cache[0])
+			json_str(j, "cache", caps->cache);
+		else
+			json_null(j, "cache");
+		if (caps->cache_note[0])
+			json_str(j, "cache_note", caps->cache_note);
+		else
+			json_null(j, "cache_note");
+		json_obj_end(j);
+	}
 	json_obj_end(j);
 }
 

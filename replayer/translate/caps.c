@@ -207,12 +207,28 @@ void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out)
 		fprintf(out, ")\n");
 	}
 	if (caps->perf_event_open && caps->perf_event_open_btf_id > 0)
-		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, vmlinux BTF id %d)\n",
-			caps->perf_event_open_btf_id);
+		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, vmlinux BTF id %d%s%s)\n",
+			caps->perf_event_open_btf_id, caps->perf_event_open_basis[0] ? ", from the " : "",
+			caps->perf_event_open_basis);
 	else if (caps->perf_event_open_unknown)
 		fprintf(out, "  perf_event_open from syscall programs: not looked up (nothing to open)\n");
 	else if (caps->perf_event_open)
 		fprintf(out, "  perf_event_open from syscall programs: yes (kfunc bpf_perf_event_open, BTF id not known)\n");
 	else
 		fprintf(out, "  perf_event_open from syscall programs: no\n");
+	if (caps->origin != BPFRR_CAPS_ASSUMED)
+		fprintf(out, "  found in %.3f ms: %s%s%s%s\n", caps->probe_ns / 1e6, bpfrr_caps_origin_desc(caps->origin),
+			caps->cache[0] ? " (" : "", caps->cache, caps->cache[0] ? ")" : "");
+	if (caps->origin != BPFRR_CAPS_ASSUMED && caps->cache_note[0])
+		fprintf(out, "  cache: %s\n", caps->cache_note);
+}
+
+const char *bpfrr_caps_origin_desc(uint8_t origin)
+{
+	switch (origin) {
+	case BPFRR_CAPS_FROM_LIST: return "from the kernel's list, no probe program";
+	case BPFRR_CAPS_FROM_PROBE: return "probed with syscall programs";
+	case BPFRR_CAPS_FROM_CACHE: return "from this boot's cache of a probe";
+	}
+	return "assumed";
 }

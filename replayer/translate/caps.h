@@ -69,6 +69,19 @@ struct bpfrr_caps {
 	bool perf_event_open;
 	int32_t perf_event_open_btf_id;	/* its BTF type id in vmlinux */
 	bool perf_event_open_unknown;	/* not looked up (probed without BPFRR_CAPS_PROBE_PERF) */
+	char perf_event_open_basis[32];	/* "kernel's kfunc list", "BTF scan" ("" if assumed) */
+	/* Where the running kernel's caps came from (runtime/probe.h; all zero when assumed) */
+	uint8_t origin;			/* enum bpfrr_caps_origin */
+	uint64_t probe_ns;		/* what finding them took */
+	char cache[128];		/* the per-boot cache read or written ("" if none) */
+	char cache_note[96];		/* why the cache was not used, or not written ("" if it was) */
+};
+
+enum bpfrr_caps_origin {
+	BPFRR_CAPS_ASSUMED = 0,		/* a named assumption, no kernel */
+	BPFRR_CAPS_FROM_LIST = 1,	/* the kernel's list (BPFRR_CAPS_SYSFS), no program run */
+	BPFRR_CAPS_FROM_PROBE = 2,	/* probe programs run on this kernel */
+	BPFRR_CAPS_FROM_CACHE = 3,	/* this boot's earlier probe, from the cache */
 };
 
 /* Names accepted by bpfrr_caps_assume(). */
@@ -130,6 +143,9 @@ static inline bool bpfrr_caps_cmd(const struct bpfrr_caps *caps, uint32_t cmd)
 
 /* Treatment of the pointer at path ("attr.log_buf") of cmd; UNKNOWN if not known. */
 enum bpfrr_ptr_sem bpfrr_caps_ptr(const struct bpfrr_caps *caps, uint32_t cmd, const char *path);
+
+/* "from the kernel's list...", "probed...", "from this boot's cache...", "assumed" */
+const char *bpfrr_caps_origin_desc(uint8_t origin);
 
 /* Human-readable table of the caps. */
 void bpfrr_caps_print(const struct bpfrr_caps *caps, FILE *out);

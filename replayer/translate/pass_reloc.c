@@ -1155,6 +1155,15 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		if (!ret && c->is_bpf && c->cmd == BPFRR_CMD_PROG_LOAD)
 			ret = fe_pass_core(t, c, ir, (uint32_t)c->ir_call);	/* CO-RE for the target kernel */
 		prep_free(&p);
+		if (ret == -E2BIG && ir->nr_slots >= BPFRR_IR_MAX_SLOTS) {
+			/* the one limit a big load meets first (bench/scaling: 2667 maps, programs and links) */
+			fe_call_name(c, name, sizeof(name));
+			snprintf(err, err_size, "%s: seq %" PRIu64 " %s: more than %u objects in one load, the most "
+				 "a bundle holds (a loader reaches each at a 16-bit offset of its context)", t->name,
+				 c->seq, name, BPFRR_IR_MAX_SLOTS);
+			t->untranslatable = true;
+			goto fail;
+		}
 		if (ret)
 			goto nomem;
 		if (c->is_bpf && (c->cmd == BPFRR_CMD_MAP_UPDATE_ELEM || c->cmd == BPFRR_CMD_MAP_UPDATE_BATCH) && o->warn &&

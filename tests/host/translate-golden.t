@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # tests/host/translate-golden.t: the loaders bpfrr generates for the committed
-# guest traces (tests/data/traces), as `bpfrr replay --plan --assume-caps CAPS`
+# guest traces (tests/data/traces, tests/data/scale), as `bpfrr replay --plan --assume-caps CAPS`
 # prints them without a kernel: the plan (which calls run in which loader, which
 # in user space and why) and each loader's layout and annotated disassembly, for
 # stock 6.12 and for the patched kernel. Compared with tests/data/translate/
@@ -16,7 +16,10 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x "$bpfrr" ] || { echo "1..0 # SKIP $bpfrr is not built"; exit 0; }
 
 n=0 failed=0
-for trace in "$data"/traces/*.trace; do
+# tests/data/scale: fx_scale's load at N=10 (bench/scaling), kept out of traces/
+# so that the dump goldens and fuzz seeds stay as they are
+for trace in "$data"/traces/*.trace "$data"/scale/*.trace; do
+	[ -f "$trace" ] || continue
 	name=$(basename "$trace" .trace)
 	for caps in stock-6.12 patched-6.12; do
 		n=$((n + 1))

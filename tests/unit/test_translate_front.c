@@ -966,6 +966,39 @@ START_TEST(reloc_refuses_with_reasons)
 }
 END_TEST
 
+/*
+ * A load of more objects than a bundle holds (BPFRR_IR_MAX_SLOTS: what
+ * bench/scaling meets first, at 2667 maps, programs and links) is refused by
+ * that limit, not with a bare E2BIG; one fewer translates.
+ */
+START_TEST(reloc_refuses_too_many_objects)
+{
+	uint32_t nr;
+
+	for (nr = BPFRR_IR_MAX_SLOTS; nr <= BPFRR_IR_MAX_SLOTS + 1; nr++) {
+		struct scen sc;
+		struct run rn;
+		size_t len;
+		uint32_t i;
+
+		scen_begin(&sc, 1);
+		for (i = 0; i < nr; i++)
+			map_create(&sc, TID, 3 + (int)i, BPF_MAP_TYPE_ARRAY, 8, "m", 0, 0, 1 + i);
+		synth_task(&sc.s, BPFRR_TASK_EXIT, TID, TID, 0, 0, 0);
+		if (nr == BPFRR_IR_MAX_SLOTS) {
+			ck_assert_msg(!run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), "%s", rn.err);
+			ck_assert_uint_eq(rn.ir->nr_slots, BPFRR_IR_MAX_SLOTS);
+		} else {
+			ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+			ck_assert_msg(strstr(rn.err, "seq 8001 BPF_MAP_CREATE: more than 8000 objects in one load"),
+				      "%s", rn.err);
+			ck_assert(rn.t->untranslatable);
+		}
+		run_free(&rn);
+	}
+}
+END_TEST
+
 /* A call using what a 6.12 kernel lacks is refused by the field's name and release. */
 static uint8_t *scen_later_uapi(size_t *len, int which)
 {
@@ -1849,6 +1882,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_perf_events);
 	tcase_add_test(tc, select_enable_noop);
 	tcase_add_test(tc, reloc_refuses_with_reasons);
+	tcase_add_test(tc, reloc_refuses_too_many_objects);
 	tcase_add_test(tc, reloc_refuses_later_uapi);
 	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
 	tcase_add_test(tc, reloc_fds_in_map_values);
