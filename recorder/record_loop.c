@@ -444,11 +444,12 @@ static bool is_stop_signal(int sig)
 /* --- event handlers -------------------------------------------------------------- */
 
 /*
- * The image's embedded objects (skeletons), looked for at its first bpf()
- * or first call the recorder keeps, rather than at its exec: a process that
- * makes none (true; a shell whose stops are closes of fds nobody tracks)
- * never reads its executable, 2 MB for busybox.  The ELF records still come
- * before the first bpf() call's record.
+ * The image's embedded objects (skeletons), looked for at its first bpf(),
+ * open (opened files are looked at for objects too) or other call the
+ * recorder keeps, rather than at its exec: a process that makes none (true;
+ * a program whose only stops are closes of fds nobody tracks) never reads
+ * its executable, 2 MB for busybox.  The ELF records still come before the
+ * first bpf() call's record.
  */
 static void scan_exe(struct rec_session *s, struct rec_task *t)
 {
@@ -505,7 +506,7 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 		want_exit = rec_bpf_enter(s, t, c);
 	} else {
 		want_exit = rec_sys_enter(s, t, c);
-		if (want_exit)
+		if (want_exit || (c->desc && (c->desc->flags & BPFRR_SYSF_OPENS)))
 			scan_exe(s, t);
 	}
 	if (want_exit)
