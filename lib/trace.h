@@ -249,16 +249,18 @@ struct bpfrr_rec_note {
 };
 
 #define BPFRR_KERNEL_F_NO_BTF	0x1	/* the kernel has no /sys/kernel/btf/vmlinux */
+#define BPFRR_KERNEL_F_BTF_UNHASHED 0x2	/* btf_sha256 not computed (zero): the build id names the build */
 
 /*
  * The kernel build the trace was recorded on (1.1).  Two traces with the
- * same release but a different BTF checksum come from different builds:
- * their BTF ids, CO-RE results and struct layouts may differ.
+ * same release but another build id (or, without build ids, another BTF
+ * checksum) come from different builds: their BTF ids, CO-RE results and
+ * struct layouts may differ (lib/kernel_id.h: the rule).
  */
 struct bpfrr_rec_kernel {
 	uint32_t flags;			/* BPFRR_KERNEL_F_* */
 	uint32_t btf_size;		/* bytes of /sys/kernel/btf/vmlinux */
-	uint8_t btf_sha256[32];		/* its SHA-256 (zero without BTF) */
+	uint8_t btf_sha256[32];		/* its SHA-256 (zero without BTF or BTF_UNHASHED) */
 	const char *release;		/* uname -r */
 	const char *version;		/* uname -v */
 	const char *machine;		/* uname -m */

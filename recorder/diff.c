@@ -30,6 +30,7 @@
 #include "fdmodel.h"
 #include "grow.h"
 #include "json.h"
+#include "kernel_id.h"
 #include "resolved.h"
 #include "sha256.h"
 #include "trace.h"
@@ -1463,8 +1464,14 @@ int bpfrr_diff_files(const char *pa, const char *pb, const struct bpfrr_diff_opt
 
 		fprintf(out, "--- A %s%s%s%s\n", pa, ka ? " (kernel " : "", ka ? ka->release : "", ka ? ")" : "");
 		fprintf(out, "+++ B %s%s%s%s\n", pb, kb ? " (kernel " : "", kb ? kb->release : "", kb ? ")" : "");
-		if (ka && kb && (strcmp(ka->release, kb->release) || memcmp(ka->btf_sha256, kb->btf_sha256, 32)))
-			fprintf(out, "(two kernel builds: their numbers are compared by the names the traces give them)\n");
+		if (ka && kb) {
+			struct bpfrr_kernel_ident ia = bpfrr_kernel_ident_of_rec(ka), ib = bpfrr_kernel_ident_of_rec(kb);
+
+			/* undecided (one has only a build id, the other only a BTF hash): say so too */
+			if (bpfrr_kernel_build_match(&ia, &ib) != BPFRR_BUILD_SAME)
+				fprintf(out, "(two kernel builds: their numbers are compared by the names the traces "
+					"give them)\n");
+		}
 	}
 	/* A's items in their order, each of B's own before the first match that follows it in B */
 	{

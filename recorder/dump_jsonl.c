@@ -345,7 +345,10 @@ void dump_kernel_json(struct json_out *j, const char *key, const struct bpfrr_re
 		json_null(j, "btf_sha256");
 	} else {
 		json_u64(j, "btf_size", k->btf_size);
-		json_hex(j, "btf_sha256", k->btf_sha256, sizeof(k->btf_sha256));
+		if (k->flags & BPFRR_KERNEL_F_BTF_UNHASHED)
+			json_null(j, "btf_sha256");
+		else
+			json_hex(j, "btf_sha256", k->btf_sha256, sizeof(k->btf_sha256));
 	}
 	json_str(j, "build_id", k->build_id[0] ? k->build_id : NULL);
 	json_obj_end(j);

@@ -418,8 +418,11 @@ void dump_text_kernel(FILE *f, const struct bpfrr_rec_kernel *k, const char *pre
 	if (k->flags & BPFRR_KERNEL_F_NO_BTF) {
 		fputs(", no vmlinux BTF", f);
 	} else {
-		fprintf(f, ", vmlinux BTF %u bytes sha256 ", k->btf_size);
-		dump_text_hex(f, k->btf_sha256, sizeof(k->btf_sha256));
+		fprintf(f, ", vmlinux BTF %u bytes", k->btf_size);
+		if (!(k->flags & BPFRR_KERNEL_F_BTF_UNHASHED)) {
+			fputs(" sha256 ", f);
+			dump_text_hex(f, k->btf_sha256, sizeof(k->btf_sha256));
+		}
 	}
 	fputs(", build id ", f);
 	if (k->build_id[0])

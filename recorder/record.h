@@ -196,6 +196,7 @@ struct rec_task {
 	bool awaiting_parent;		/* stopped, waiting for its parent's clone event */
 	bool group_stopped;		/* in a group-stop we answered with PTRACE_LISTEN */
 	struct rec_call *call;		/* the call between its entry and exit stops */
+	bool exe_unscanned;		/* its image not yet scanned for embedded BPF objects */
 	struct rec_task *hnext;
 };
 

@@ -11,7 +11,9 @@
  *    the recorder through /proc/TID/root, at the open's entry (the loader
  *    reads those same bytes right after);
  *  - its executable (libbpf skeletons, `bpftool gen skeleton`, embed the
- *    .bpf.o bytes): at each exec, /proc/TID/exe is scanned for "\x7fELF"
+ *    .bpf.o bytes): after each exec, at the image's first bpf(), open or
+ *    other call the recorder keeps (record_loop.c, scan_exe(); never for
+ *    a process that makes none), /proc/TID/exe is scanned for "\x7fELF"
  *    followed by a valid EM_BPF relocatable ELF64 header, and the object's
  *    extent (its section headers and every section it has in the file) is
  *    captured with BPFRR_ELF_F_EMBEDDED and its offset.

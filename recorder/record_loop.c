@@ -443,6 +443,22 @@ static bool is_stop_signal(int sig)
 
 /* --- event handlers -------------------------------------------------------------- */
 
+/*
+ * The image's embedded objects (skeletons), looked for at its first bpf(),
+ * open (opened files are looked at for objects too) or other call the
+ * recorder keeps, rather than at its exec: a process that makes none (true;
+ * a program whose only stops are closes of fds nobody tracks) never reads
+ * its executable, 2 MB for busybox.  The ELF records still come before the
+ * first bpf() call's record.
+ */
+static void scan_exe(struct rec_session *s, struct rec_task *t)
+{
+	if (!t->exe_unscanned)
+		return;
+	t->exe_unscanned = false;
+	rec_elf_exe(s, t);
+}
+
 static void on_seccomp(struct rec_session *s, struct rec_task *t)
 {
 	struct __ptrace_syscall_info info;
@@ -485,10 +501,14 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 	for (i = 0; i < 6; i++)
 		c->args[i] = info.seccomp.args[i];
 	c->t_enter_ns = rec_now_ns();
-	if (c->sys == BPFRR_SYS_BPF)
+	if (c->sys == BPFRR_SYS_BPF) {
+		scan_exe(s, t);
 		want_exit = rec_bpf_enter(s, t, c);
-	else
+	} else {
 		want_exit = rec_sys_enter(s, t, c);
+		if (want_exit || (c->desc && (c->desc->flags & BPFRR_SYSF_OPENS)))
+			scan_exe(s, t);
+	}
 	if (want_exit)
 		t->call = c;
 	else
@@ -538,6 +558,7 @@ static void adopt_child(struct rec_session *s, struct rec_task *parent, struct r
 		task_event = BPFRR_TASK_FORK;
 	}
 	(void)event;
+	child->exe_unscanned = parent->exe_unscanned;	/* the same image */
 	child->fdtab = (flags & CLONE_FILES) ? rec_fdtab_get(parent->fdtab) : rec_fdtab_copy(parent->fdtab);
 	if (!child->fdtab) {
 		fprintf(stderr, "bpfrr record: out of memory\n");
@@ -631,7 +652,7 @@ static void on_exec(struct rec_session *s, struct rec_task *t)
 	}
 	/* the task record first: it makes the table private, then the closes apply to it */
 	emit_task(s, BPFRR_TASK_EXEC, t, former, 0, 0);
-	rec_elf_exe(s, t);	/* skeletons: the BPF objects the new image embeds */
+	t->exe_unscanned = true;	/* skeletons: scanned at its first stop, on_seccomp() */
 	rec_fd_exec(s, t);
 	resume(t, 0);
 }

@@ -25,6 +25,7 @@ struct rec_symtab_roots {
 	const char *tracefs;		/* "/sys/kernel/tracing" (then /sys/kernel/debug/tracing) */
 	const char *pmus;		/* "/sys/bus/event_source/devices" */
 	const char *kallsyms;		/* "/proc/kallsyms" */
+	bool hash_btf;			/* hash vmlinux BTF even when a build id names the build */
 };
 
 struct rec_symtab;
@@ -34,8 +35,9 @@ struct rec_symtab *rec_symtab_new(const struct rec_symtab_roots *roots);
 void rec_symtab_free(struct rec_symtab *st);
 
 /*
- * The running kernel's build identity (uname, the size and SHA-256 of
- * vmlinux BTF, the GNU build id); its strings stay in st.
+ * The running kernel's build identity (uname, the GNU build id, the size of
+ * vmlinux BTF; its SHA-256 only when there is no build id, or roots asked
+ * for hash_btf: else BPFRR_KERNEL_F_BTF_UNHASHED); its strings stay in st.
  */
 void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k);
 

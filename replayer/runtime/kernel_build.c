@@ -28,6 +28,7 @@ int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
 		return -errno;
 	snprintf(b->release, sizeof(b->release), "%s", u.release);
 	snprintf(b->machine, sizeof(b->machine), "%s", u.machine);
+	bpfrr_build_id_read(BPFRR_KERNEL_NOTES, b->build_id, sizeof(b->build_id));	/* "" if none */
 	ret = bpfrr_sha256_file(BPFRR_VMLINUX_BTF, &size, b->btf_sha256);
 	if (ret == -ENOENT) {
 		/* a kernel without BTF: size 0, checksum zero, as the recorder says */
@@ -57,19 +58,34 @@ int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b)
 bool bpfrr_rt_same_build(const struct bpfrr_ir *ir)
 {
 	const struct bpfrr_kernel_build *running;
+	struct bpfrr_kernel_ident recorded, run;
 
 	if (!ir->kernel.known || bpfrr_kernel_build_current(&running))
 		return false;
-	return ir->kernel.release && !strcmp(ir->kernel.release, running->release) &&
-	       ir->kernel.btf_size == running->btf_size &&
-	       !memcmp(ir->kernel.btf_sha256, running->btf_sha256, sizeof(running->btf_sha256));
+	recorded = (struct bpfrr_kernel_ident){
+		.release = ir->kernel.release, .build_id = ir->kernel.build_id, .btf_size = ir->kernel.btf_size,
+		.btf_sha256 = ir->kernel.flags & BPFRR_IR_KERNEL_BTF_UNHASHED ? NULL : ir->kernel.btf_sha256,
+	};
+	run = (struct bpfrr_kernel_ident){
+		.release = running->release, .build_id = running->build_id, .btf_size = running->btf_size,
+		.btf_sha256 = running->btf_sha256,
+	};
+	/* undecided: a recording named by its build id only, on a kernel without one */
+	return bpfrr_kernel_build_match(&recorded, &run) == BPFRR_BUILD_SAME;
 }
 
-const char *bpfrr_kernel_build_desc(const char *release, uint32_t btf_size, const uint8_t sha[32], char *buf,
-				    size_t size)
+const char *bpfrr_kernel_build_desc(const char *release, const char *build_id, uint32_t btf_size,
+				    const uint8_t *sha, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s (BTF %" PRIu32 " bytes, sha256 %02x%02x%02x%02x%02x%02x%02x%02x...)",
-		 release ? release : "?", btf_size, sha[0], sha[1], sha[2], sha[3], sha[4], sha[5], sha[6], sha[7]);
+	if (build_id && build_id[0])
+		snprintf(buf, size, "%s (build id %.16s..., BTF %" PRIu32 " bytes)", release ? release : "?",
+			 build_id, btf_size);
+	else if (sha)
+		snprintf(buf, size, "%s (BTF %" PRIu32 " bytes, sha256 %02x%02x%02x%02x%02x%02x%02x%02x...)",
+			 release ? release : "?", btf_size, sha[0], sha[1], sha[2], sha[3], sha[4], sha[5], sha[6],
+			 sha[7]);
+	else
+		snprintf(buf, size, "%s (BTF %" PRIu32 " bytes)", release ? release : "?", btf_size);
 	return buf;
 }
 

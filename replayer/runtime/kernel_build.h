@@ -14,21 +14,29 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "kernel_id.h"
 
 struct btf;
 
 #define BPFRR_VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 #define BPFRR_KALLSYMS		"/proc/kallsyms"
 
+#define BPFRR_KERNEL_NOTES	"/sys/kernel/notes"
+
 /* The running kernel's identity, as the recorder writes a KERNEL record. */
 struct bpfrr_kernel_build {
 	char release[65];		/* uname -r */
 	char machine[65];		/* uname -m */
+	char build_id[BPFRR_BUILD_ID_HEX];	/* GNU build id in hex, "" unknown */
 	uint32_t btf_size;		/* bytes of /sys/kernel/btf/vmlinux, 0 without it */
 	uint8_t btf_sha256[32];		/* their SHA-256, zero without BTF */
 };
 
-/* Fills b from uname(2) and /sys/kernel/btf/vmlinux.  0 or -errno (uname, reading the BTF). */
+/*
+ * Fills b from uname(2), /sys/kernel/notes and /sys/kernel/btf/vmlinux
+ * (hashed: the identity of a recording without build id).  0 or -errno
+ * (uname, reading the BTF).
+ */
 int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b);
 /*
  * The same, read once per process (hashing the BTF is the cost: about
@@ -38,16 +46,18 @@ int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b);
 int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b);
 
 /*
- * Is the running kernel the build the IR was recorded on (release, BTF size
- * and SHA-256 equal)?  False when the IR does not know its build (a 1.0
+ * Is the running kernel the build the IR was recorded on (lib/kernel_id.h:
+ * release and build id equal, or without a build id on the IR, release, BTF
+ * size and SHA-256)?  False when the IR does not know its build (a 1.0
  * trace: ir->kernel.known is 0; such a bundle replays as recorded) or the
  * running build cannot be read.  The answer is computed once per process.
  */
 bool bpfrr_rt_same_build(const struct bpfrr_ir *ir);
 
-/* "6.12.0-stock (BTF 5912345 bytes, sha256 0a1b2c3d...)" */
-const char *bpfrr_kernel_build_desc(const char *release, uint32_t btf_size, const uint8_t sha[32], char *buf,
-				    size_t size);
+/* "6.12.0-stock (build id 0a1b2c3d4e5f6071..., BTF 5912345 bytes)", or without a build id
+ * "6.12.0-stock (BTF 5912345 bytes, sha256 0a1b2c3d...)"; sha NULL: not hashed */
+const char *bpfrr_kernel_build_desc(const char *release, const char *build_id, uint32_t btf_size,
+				    const uint8_t *sha, char *buf, size_t size);
 
 /* ELF e_machine of this machine (62 x86_64, 183 aarch64), 0 if unknown; its uname -m name. */
 uint32_t bpfrr_kernel_machine_arch(const char **name);

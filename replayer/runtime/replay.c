@@ -191,9 +191,12 @@ static int check_machine(struct bpfrr_replay *r)
 	return replay_fail(r, bound, -ENOEXEC, "seq %llu %s is bound to the kernel build it was recorded on (%s): "
 			   "recorded on %s, this is %s", (unsigned long long)c->seq,
 			   bpfrr_ir_call_name(c, name, sizeof(name)), c->bound_why,
-			   bpfrr_kernel_build_desc(r->ir->kernel.release, r->ir->kernel.btf_size,
+			   bpfrr_kernel_build_desc(r->ir->kernel.release, r->ir->kernel.build_id,
+						   r->ir->kernel.btf_size,
+						   r->ir->kernel.flags & BPFRR_IR_KERNEL_BTF_UNHASHED ? NULL :
 						   r->ir->kernel.btf_sha256, rec, sizeof(rec)),
-			   bpfrr_kernel_build_desc(b->release, b->btf_size, b->btf_sha256, run, sizeof(run)));
+			   bpfrr_kernel_build_desc(b->release, r->ir->kernel.build_id ? b->build_id : NULL, b->btf_size,
+						   b->btf_sha256, run, sizeof(run)));
 }
 
 /* --- diagnostics ------------------------------------------------------------ */

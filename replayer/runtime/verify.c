@@ -149,6 +149,10 @@ static void which_build(struct table *t)
 		differs = "its build cannot be read";
 	else if (!k->release || strcmp(k->release, run->release))
 		differs = "release differs";
+	else if (k->build_id && run->build_id[0])
+		differs = "build id differs";
+	else if (k->build_id)
+		differs = "this kernel has no build id";
 	else if (k->btf_size != run->btf_size)
 		differs = "BTF size differs";
 	else

@@ -14,6 +14,7 @@
 #include "bpfrr.h"
 #include "bundle.h"
 #include "frame.h"
+#include "kernel_id.h"
 #include "outfile.h"
 #include "trace.h"
 
@@ -213,6 +214,8 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 		bpfrr_buf_put(&o, ir->kernel.btf_sha256, 32);
 		put_str(&o, ir->kernel.release);
 		put_str(&o, ir->kernel.machine);
+		put_str(&o, ir->kernel.build_id);	/* 1.4 */
+		bpfrr_buf_put_u32(&o, ir->kernel.flags);
 		frame(&o, start, BPFRR_BUNDLE_KERNEL);
 	}
 	for (i = 0; i < ir->nr_slots; i++) {
@@ -758,6 +761,12 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 				memcpy(ir->kernel.btf_sha256, p, 32);
 			ir->kernel.release = get_str(&rec, 4096);
 			ir->kernel.machine = get_str(&rec, 4096);
+			if (rec.cur.failed || !bpfrr_cursor_left(&rec.cur))
+				break;		/* before 1.4: no build id */
+			ir->kernel.build_id = get_str(&rec, BPFRR_BUILD_ID_HEX);
+			ir->kernel.flags = get_u32(&rec);
+			if (!rec.cur.failed && (ir->kernel.flags & ~BPFRR_IR_KERNEL_BTF_UNHASHED))
+				in_fail(&rec, rec_off, "KERNEL flags %#x unknown", ir->kernel.flags);
 			break;
 		case BPFRR_BUNDLE_CALL_EXT:
 			index = get_u32(&rec);

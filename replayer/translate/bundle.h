@@ -19,8 +19,8 @@
 
 #define BPFRR_BUNDLE_MAGIC		"BPFRRBN"	/* 8 bytes on disk with its NUL */
 #define BPFRR_BUNDLE_VERSION_MAJOR	1
-#define BPFRR_BUNDLE_VERSION_MINOR	3	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
-						 * 1.3: SLOT_CONTENTS */
+#define BPFRR_BUNDLE_VERSION_MINOR	4	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
+						 * 1.3: SLOT_CONTENTS; 1.4: KERNEL build_id */
 #define BPFRR_BUNDLE_MAX_PAYLOAD	(320u << 20)
 
 enum bpfrr_bundle_rec {

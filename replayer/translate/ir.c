@@ -90,6 +90,7 @@ void bpfrr_ir_free(struct bpfrr_ir *ir)
 	free(ir->kernel_release);
 	free(ir->kernel.release);
 	free(ir->kernel.machine);
+	free(ir->kernel.build_id);
 	free(ir->source);
 	free(ir);
 }
@@ -170,8 +171,10 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 	c->kernel = ir->kernel;
 	c->kernel.release = dup_or_null(ir->kernel.release);
 	c->kernel.machine = dup_or_null(ir->kernel.machine);
+	c->kernel.build_id = dup_or_null(ir->kernel.build_id);
 	if ((ir->kernel_release && !c->kernel_release) || (ir->source && !c->source) ||
-	    (ir->kernel.release && !c->kernel.release) || (ir->kernel.machine && !c->kernel.machine))
+	    (ir->kernel.release && !c->kernel.release) || (ir->kernel.machine && !c->kernel.machine) ||
+	    (ir->kernel.build_id && !c->kernel.build_id))
 		goto fail;
 	if (bpfrr_grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
 	    bpfrr_grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
@@ -425,6 +428,20 @@ int bpfrr_ir_set_kernel(struct bpfrr_ir *ir, const char *release, const char *ma
 	memcpy(ir->kernel.btf_sha256, btf_sha256, 32);
 	ir->kernel.release = r;
 	ir->kernel.machine = m;
+	return 0;
+}
+
+int bpfrr_ir_set_kernel_build_id(struct bpfrr_ir *ir, const char *build_id, uint32_t flags)
+{
+	char *b = build_id && build_id[0] ? strdup(build_id) : NULL;
+
+	if (!ir->kernel.known || (flags & ~BPFRR_IR_KERNEL_BTF_UNHASHED))
+		return -EINVAL;
+	if (build_id && build_id[0] && !b)
+		return -ENOMEM;
+	free(ir->kernel.build_id);
+	ir->kernel.build_id = b;
+	ir->kernel.flags = flags;
 	return 0;
 }
 

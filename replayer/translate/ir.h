@@ -235,14 +235,20 @@ struct bpfrr_ir_drop {
 
 /*
  * The kernel build the recording ran on (the trace's KERNEL record, 1.1).
- * Two builds are the same when release, BTF size and BTF SHA-256 agree.
+ * Two builds are the same when their releases agree and their GNU build
+ * ids, or without a build id on both, BTF sizes and SHA-256 agree
+ * (lib/kernel_id.h).
  */
+#define BPFRR_IR_KERNEL_BTF_UNHASHED	0x1	/* btf_sha256 not computed (zero): build_id names it */
+
 struct bpfrr_ir_kernel {
 	uint32_t known;			/* 0: a trace without KERNEL record (bpfrr 1.0 traces) */
 	uint32_t btf_size;		/* bytes of its /sys/kernel/btf/vmlinux (0: none) */
 	uint8_t btf_sha256[32];		/* their SHA-256 (zero without BTF) */
 	char *release;			/* uname -r */
 	char *machine;			/* uname -m */
+	char *build_id;			/* GNU build id in hex; NULL: unknown (bundles before 1.4) */
+	uint32_t flags;			/* BPFRR_IR_KERNEL_* */
 };
 
 struct bpfrr_ir {
@@ -294,6 +300,8 @@ int bpfrr_ir_set_build_bound(struct bpfrr_ir *ir, uint32_t call, const char *why
 /* Copies the recording kernel's identity (release, machine may be NULL).  0 or -ENOMEM. */
 int bpfrr_ir_set_kernel(struct bpfrr_ir *ir, const char *release, const char *machine, uint32_t btf_size,
 			const uint8_t btf_sha256[32]);
+/* Adds the build id (hex, NULL or "": unknown) and BPFRR_IR_KERNEL_* flags to it.  0 or -errno. */
+int bpfrr_ir_set_kernel_build_id(struct bpfrr_ir *ir, const char *build_id, uint32_t flags);
 /* The call returns the fd of slot (and becomes its producer). */
 int bpfrr_ir_set_result(struct bpfrr_ir *ir, uint32_t call, uint32_t slot);
 /* The call writes the fd of slot at (buf, offset) (and becomes its producer): a product. */

@@ -1098,8 +1098,11 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		goto nomem;
 	ir->nr_recorded = t->nr_calls;
 	kernel = bpfrr_rt_kernel(t->rt);
-	if (kernel && (ret = bpfrr_ir_set_kernel(ir, kernel->release, kernel->machine, kernel->btf_size,
-						 kernel->btf_sha256)))
+	if (kernel && ((ret = bpfrr_ir_set_kernel(ir, kernel->release, kernel->machine, kernel->btf_size,
+						  kernel->btf_sha256)) ||
+		       (ret = bpfrr_ir_set_kernel_build_id(ir, kernel->build_id,
+							   kernel->flags & BPFRR_KERNEL_F_BTF_UNHASHED ?
+							   BPFRR_IR_KERNEL_BTF_UNHASHED : 0))))
 		goto nomem;
 
 	order = calloc(t->nr_calls + 1, sizeof(*order));

@@ -3,11 +3,11 @@
 # What the recording kernel's numbers name (issue 11, docs/recorder.md "Kernel
 # build and symbols"): runqlat (tp_btf/fentry programs: attach_btf_id) and
 # opensnoop (tracepoints through perf_event_open: config) recorded here.  The
-# trace's KERNEL record is this kernel (release, machine, size and SHA-256 of
-# its vmlinux BTF); every SYMBOL comes before the first call that carries its
-# number; each attach_btf_id is named as bpftool names that id in this
-# kernel's BTF, each tracepoint config as the tracefs event whose id file
-# holds it; and bpfrr dump shows those names beside the numbers.
+# trace's KERNEL record is this kernel (release, machine, GNU build id, size
+# of its vmlinux BTF, its SHA-256 only without build id); every SYMBOL comes
+# before the first call that carries its number; each attach_btf_id is named
+# as bpftool names that id in this kernel's BTF, each tracepoint config as the
+# tracefs event whose id file holds it; and bpfrr dump shows those names beside the numbers.
 . "$(dirname "$0")/record-lib.sh"
 
 # symbols_before_calls TXT: every SYMBOL precedes the call of its seq, which exists
@@ -34,7 +34,14 @@ has "release=$(uname -r)" && has "machine=$(uname -m)" ||
 	fail "KERNEL record is not this kernel ($(uname -r) $(uname -m)): $kline"
 size=$(wc -c </sys/kernel/btf/vmlinux)
 has "btf_size=$size" || fail "KERNEL btf_size is not the $size bytes of /sys/kernel/btf/vmlinux: $kline"
-if command -v sha256sum >/dev/null 2>&1; then
+# with a GNU build id (in /sys/kernel/notes) the BTF is not hashed (flag 0x2), else it is
+bid=$(echo "$kline" | sed -n 's/.* build_id=\([0-9a-f]*\) .*/\1/p')
+if [ -n "$bid" ]; then
+	od -An -v -tx1 /sys/kernel/notes | tr -d ' \n' | grep -q "$bid" ||
+		fail "KERNEL build_id $bid is not in /sys/kernel/notes: $kline"
+	has "flags=0x2" && has "btf_sha256=$(printf '%064d' 0)" ||
+		fail "KERNEL with a build id: the BTF hashed all the same: $kline"
+elif command -v sha256sum >/dev/null 2>&1; then
 	sha=$(sha256sum /sys/kernel/btf/vmlinux | cut -d' ' -f1)
 	has "btf_sha256=$sha" || fail "KERNEL btf_sha256 is not $sha: $kline"
 fi

@@ -48,4 +48,11 @@ record "$tmp/none.trace" --opens=none -- cat "$obj" >/dev/null
 "$bpfrr" dump "$tmp/none.trace" >"$tmp/none.txt"
 hasnt "--opens=none: opens are not looked at" "$tmp/none.txt" '^elf: '
 
+# an image is scanned at its first kept call, not at its exec: the embedding tracee
+# whose only stops are closes of untracked fds (--opens=none) costs no read of it
+record "$tmp/nostop.trace" --opens=none -- "$tmp/skel" exit 0 >/dev/null
+expect "the embedding tracee, no call kept: exit 0" 0 "$rc"
+"$bpfrr" dump "$tmp/nostop.trace" >"$tmp/nostop.txt"
+hasnt "an image that makes no call the recorder keeps is not scanned" "$tmp/nostop.txt" '^elf: '
+
 done_testing

@@ -86,19 +86,19 @@ static void make_btf(void)
 	btf__free(btf);
 }
 
+/* two ELF notes: an unrelated one, then the GNU build id */
+static const uint8_t build_id_notes[] = {
+	4, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 'X', 'e', 'n', 0, 1, 2, 3, 4,
+	4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+	0xde, 0xad, 0xbe, 0xef, 0x01, 0x23, 0x45, 0x67,
+};
+
 static void make_tree(void)
 {
-	/* two ELF notes: an unrelated one, then the GNU build id */
-	static const uint8_t notes[] = {
-		4, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 'X', 'e', 'n', 0, 1, 2, 3, 4,
-		4, 0, 0, 0, 8, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
-		0xde, 0xad, 0xbe, 0xef, 0x01, 0x23, 0x45, 0x67,
-	};
-
 	snprintf(root, sizeof(root), "/tmp/bpfrr-symtab-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(root));
 	make_btf();
-	write_file("notes", notes, sizeof(notes));
+	write_file("notes", build_id_notes, sizeof(build_id_notes));
 	write_str("tracing/events/syscalls/sys_enter_openat/id", "585\n");
 	write_str("tracing/events/syscalls/sys_exit_openat/id", "584\n");
 	write_str("tracing/events/sched/sched_switch/id", "317\n");
@@ -124,10 +124,10 @@ static void rm_tree(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static struct rec_symtab *new_symtab(void)
+static struct rec_symtab *new_symtab_hashing(bool hash_btf)
 {
 	char btf[300], notes[300], tracefs[300], pmus[300], kallsyms[300];
-	struct rec_symtab_roots roots = { btf, notes, tracefs, pmus, kallsyms };
+	struct rec_symtab_roots roots = { btf, notes, tracefs, pmus, kallsyms, hash_btf };
 	struct rec_symtab *st;
 
 	snprintf(btf, sizeof(btf), "%s/btf", root);
@@ -140,6 +140,11 @@ static struct rec_symtab *new_symtab(void)
 	return st;
 }
 
+static struct rec_symtab *new_symtab(void)
+{
+	return new_symtab_hashing(false);
+}
+
 START_TEST(kernel_identity)
 {
 	struct rec_symtab *st;
@@ -148,21 +153,49 @@ START_TEST(kernel_identity)
 	make_tree();
 	st = new_symtab();
 	rec_symtab_kernel(st, &k);
-	ck_assert_uint_eq(k.flags, 0);
+	/* a build id names the build: the BTF is sized, not hashed */
+	ck_assert_uint_eq(k.flags, BPFRR_KERNEL_F_BTF_UNHASHED);
 	ck_assert_uint_eq(k.btf_size, vmlinux_size);
-	ck_assert_mem_eq(k.btf_sha256, vmlinux_sha, 32);
+	ck_assert_mem_eq(k.btf_sha256, (uint8_t[32]){ 0 }, 32);
 	ck_assert_str_eq(k.build_id, "deadbeef01234567");
 	ck_assert(k.release[0] && k.machine[0]);
 	rec_symtab_free(st);
 
+	/* asked to hash all the same */
+	st = new_symtab_hashing(true);
+	rec_symtab_kernel(st, &k);
+	ck_assert_uint_eq(k.flags, 0);
+	ck_assert_uint_eq(k.btf_size, vmlinux_size);
+	ck_assert_mem_eq(k.btf_sha256, vmlinux_sha, 32);
+	ck_assert_str_eq(k.build_id, "deadbeef01234567");
+	rec_symtab_free(st);
+
+	/* no build id note: the BTF is hashed */
+	write_str("notes", "");
+	st = new_symtab();
+	rec_symtab_kernel(st, &k);
+	ck_assert_uint_eq(k.flags, 0);
+	ck_assert_uint_eq(k.btf_size, vmlinux_size);
+	ck_assert_mem_eq(k.btf_sha256, vmlinux_sha, 32);
+	ck_assert_str_eq(k.build_id, "");
+	rec_symtab_free(st);
+
 	/* no vmlinux BTF, no build id note */
 	unlink(strcat(strcpy((char[300]){ 0 }, root), "/btf/vmlinux"));
-	write_str("notes", "");
 	st = new_symtab();
 	rec_symtab_kernel(st, &k);
 	ck_assert_uint_eq(k.flags, BPFRR_KERNEL_F_NO_BTF);
 	ck_assert_uint_eq(k.btf_size, 0);
 	ck_assert_str_eq(k.build_id, "");
+	rec_symtab_free(st);
+
+	/* no vmlinux BTF, a build id */
+	write_file("notes", build_id_notes, sizeof(build_id_notes));
+	st = new_symtab();
+	rec_symtab_kernel(st, &k);
+	ck_assert_uint_eq(k.flags, BPFRR_KERNEL_F_NO_BTF);
+	ck_assert_uint_eq(k.btf_size, 0);
+	ck_assert_str_eq(k.build_id, "deadbeef01234567");
 	rec_symtab_free(st);
 	rm_tree();
 }

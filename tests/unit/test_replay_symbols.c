@@ -47,7 +47,47 @@ START_TEST(same_build)
 	ir->kernel.btf_size--;
 	ck_assert_int_eq(bpfrr_ir_set_kernel(ir, "6.12.0-elsewhere", b.machine, b.btf_size, b.btf_sha256), 0);
 	ck_assert(!bpfrr_rt_same_build(ir));
+
+	/* named by its build id only (the BTF not hashed), as the recorder writes it now */
+	ck_assert_int_eq(bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, (uint8_t[32]){ 0 }), 0);
+	ck_assert_int_eq(bpfrr_ir_set_kernel_build_id(ir, b.build_id, BPFRR_IR_KERNEL_BTF_UNHASHED), 0);
+	if (b.build_id[0]) {
+		ck_assert(bpfrr_rt_same_build(ir));
+		ir->kernel.build_id[0] ^= 1;
+		ck_assert(!bpfrr_rt_same_build(ir));
+	} else {
+		/* this host has no /sys/kernel/notes build id: undecided, so not the same */
+		ck_assert(!bpfrr_rt_same_build(ir));
+		fprintf(stderr, "same_build: no build id on this host, build id comparison skipped\n");
+	}
 	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/* lib/kernel_id.h: the build ids decide when both sides have one, else the BTF hashes */
+START_TEST(build_match)
+{
+	static const uint8_t sha_a[32] = { 1 }, sha_b[32] = { 2 };
+	struct bpfrr_kernel_ident a = { "6.12.0", "aa11", 100, sha_a }, b = a;
+
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_SAME);
+	b.release = "6.12.1";
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_OTHER);
+	b.release = a.release;
+	b.btf_sha256 = sha_b;			/* same build id: the hash is not asked */
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_SAME);
+	b.build_id = "aa12";
+	b.btf_sha256 = sha_a;
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_OTHER);
+	b.build_id = "";			/* one without: the hashes */
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_SAME);
+	b.btf_size = 101;
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_OTHER);
+	b.btf_size = 100;
+	a.btf_sha256 = NULL;			/* a build id only against a hash only */
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_UNDECIDED);
+	b.release = NULL;
+	ck_assert_int_eq(bpfrr_kernel_build_match(&a, &b), BPFRR_BUILD_OTHER);
 }
 END_TEST
 
@@ -171,6 +211,7 @@ static Suite *symbols_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, same_build);
+	tcase_add_test(tc, build_match);
 	tcase_add_test(tc, arch_names);
 	tcase_add_test(tc, btf_ids_by_name);
 	tcase_add_test(tc, kernel_addresses_by_name);

@@ -36,6 +36,7 @@ static void add_symbol_calls(struct bpfrr_ir *ir)
 
 	memset(sha, 0xab, sizeof(sha));
 	ck_assert_int_eq(bpfrr_ir_set_kernel(ir, "6.12.0-rec", "x86_64", 5000000, sha), 0);
+	ck_assert_int_eq(bpfrr_ir_set_kernel_build_id(ir, "3f1c0e9a5b7d2468", BPFRR_IR_KERNEL_BTF_UNHASHED), 0);
 	p = bpfrr_ir_add_slot(ir, BPFRR_OBJ_PROG, "prog.fentry");
 	c = bpfrr_ir_add_call(ir, 30, BPFRR_IR_BPF, BPF_PROG_LOAD, attr, sizeof(attr));
 	ck_assert_int_eq(bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, 16, "attr.insns", symbol_insns,
@@ -185,6 +186,8 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 	ck_assert_mem_eq(a->kernel.btf_sha256, b->kernel.btf_sha256, 32);
 	ck_assert_pstr_eq(a->kernel.release, b->kernel.release);
 	ck_assert_pstr_eq(a->kernel.machine, b->kernel.machine);
+	ck_assert_pstr_eq(a->kernel.build_id, b->kernel.build_id);
+	ck_assert_uint_eq(a->kernel.flags, b->kernel.flags);
 	ck_assert_uint_eq(a->nr_slots, b->nr_slots);
 	ck_assert_uint_eq(a->nr_calls, b->nr_calls);
 	ck_assert_uint_eq(a->nr_drops, b->nr_drops);
@@ -463,7 +466,7 @@ START_TEST(reads_1_0)
 	char err[256];
 
 	encode(ir, &data, &len);
-	ck_assert_uint_eq(get_le32(data + 8), 0x30001);	/* major 1, minor 3 */
+	ck_assert_uint_eq(get_le32(data + 8), 0x40001);	/* major 1, minor 4 */
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_KERNEL, 0), 0);
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0), 0);
 	data[10] = 0;
@@ -473,6 +476,46 @@ START_TEST(reads_1_0)
 	assert_ir_equal(ir, back);
 	ck_assert_uint_eq(back->kernel.known, 0);
 	bpfrr_ir_free(back);
+	free(data);
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
+/*
+ * A 1.2 KERNEL record (no build id and flags after machine) still reads, its
+ * build id unknown; unknown KERNEL flags are refused.
+ */
+START_TEST(reads_1_2_kernel)
+{
+	struct bpfrr_ir *ir = rich_ir(), *back;
+	uint8_t *data, *older;
+	size_t len, k;
+	uint32_t klen;
+	char err[256];
+
+	ck_assert_int_eq(bpfrr_ir_set_kernel_build_id(ir, NULL, 0), 0);
+	encode(ir, &data, &len);
+	k = find_record(data, len, BPFRR_BUNDLE_KERNEL, 0);
+	ck_assert_uint_ne(k, 0);
+	klen = get_le32(data + k + 4);
+	/* the 1.4 tail: an absent str (u32 0) and flags (u32 0); 8 bytes keep the padding */
+	ck_assert_mem_eq(data + k + 12 + klen - 8, (uint8_t[8]){ 0 }, 8);
+	older = calloc(1, len);
+	memcpy(older, data, k + 12 + klen - 8);
+	put_le32(older + k + 4, klen - 8);
+	fix_crc(older, k);
+	memcpy(older + k + 12 + klen - 8, data + k + 12 + klen, len - (k + 12 + klen));
+	back = bpfrr_bundle_decode(older, len - 8, "1.2", err, sizeof(err));
+	ck_assert_msg(back != NULL, "%s", err);
+	assert_ir_equal(ir, back);
+	ck_assert_ptr_null(back->kernel.build_id);
+	bpfrr_ir_free(back);
+	free(older);
+
+	put_le32(data + k + 12 + klen - 4, 0x80);
+	fix_crc(data, k);
+	ck_assert_ptr_null(bpfrr_bundle_decode(data, len, "flags", err, sizeof(err)));
+	ck_assert_msg(strstr(err, "KERNEL flags 0x80 unknown"), "%s", err);
 	free(data);
 	bpfrr_ir_free(ir);
 }
@@ -751,6 +794,7 @@ static Suite *bundle_suite(void)
 	tcase_add_test(tc, invalid_ir_in_valid_frames);
 	tcase_add_test(tc, unknown_record_skipped);
 	tcase_add_test(tc, reads_1_0);
+	tcase_add_test(tc, reads_1_2_kernel);
 	tcase_add_test(tc, symbol_resolve_checked);
 	tcase_add_test(tc, products_checked);
 	tcase_add_test(tc, contents_modelled);
