@@ -11,14 +11,19 @@
 # report (BUG, WARNING, KASAN, lockdep, ...).
 #
 #   BPFRR_FAULT_RUNS   replays per loader (default 6; tests/faults/run: 50)
-#   BPFRR_FAULT_LOADERS  the loaders (default: fx_maps fx_attach opensnoop)
+#   BPFRR_FAULT_LOADERS  the loaders (default: fx_maps fx_tailcall opensnoop; not
+#                      fx_attach, whose kprobe a fault can leave half-disarmed on
+#                      stock 6.12 (see known_reports), so that it no longer fires
+#                      for the tests after this one in the same guest; the
+#                      campaign, tests/faults/run, has a guest of its own and
+#                      adds it)
 #   BPFRR_TEST_OUT     if set, one line per replay goes to $BPFRR_TEST_OUT/faults.tsv:
 #                      loader N injected|not-injected exit-status outcome first-error-line
 set -u
 . "$(dirname "$0")/record-lib.sh"
 FAULT_NTH=$ROOT/tests/guest/fault-nth
 runs=${BPFRR_FAULT_RUNS:-6}
-loaders=${BPFRR_FAULT_LOADERS:-fx_maps fx_attach opensnoop}
+loaders=${BPFRR_FAULT_LOADERS:-fx_maps fx_tailcall opensnoop}
 tsv=${BPFRR_TEST_OUT:+$BPFRR_TEST_OUT/faults.tsv}
 dbg=/sys/kernel/debug
 
