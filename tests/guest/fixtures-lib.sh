@@ -38,19 +38,24 @@ take_max() {
 	max_prog=$(max_id prog) max_map=$(max_id map) max_link=$(max_id link) max_btf=$(max_id btf)
 }
 
-# check_nothing_left NAME: no prog, map, link or BTF newer than take_max saw.
-# Maps leave the id table an RCU grace period after their program is freed:
-# wait up to two seconds.
-check_nothing_left() {
+# settle_left: $left is "PROGS MAPS LINKS BTF", how many objects of each are
+# newer than take_max saw, once nothing more goes away. Maps leave the id table
+# an RCU grace period after their program is freed: wait up to two seconds for
+# "0 0 0 0". Returns 0 when nothing is left.
+settle_left() {
 	tries=0
 	while :; do
 		left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
-		[ "$left" = "0 0 0 0" ] && break
+		[ "$left" = "0 0 0 0" ] && return 0
 		tries=$((tries + 1))
-		[ $tries -lt 20 ] || break
+		[ $tries -lt 20 ] || return 1
 		sleep 0.1
 	done
-	[ "$left" = "0 0 0 0" ] && pass "$1: no program, map, link or BTF left" ||
+}
+
+# check_nothing_left NAME: no prog, map, link or BTF newer than take_max saw.
+check_nothing_left() {
+	settle_left && pass "$1: no program, map, link or BTF left" ||
 		fail "$1: objects left behind (progs maps links btf: $left)"
 }
 

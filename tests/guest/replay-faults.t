@@ -119,17 +119,8 @@ for l in $loaders; do
 			fail "$l: fault at check $n ($what): status $st: $(tail -n 3 "$l.err" | tr '\n' ' ')"
 			sed 's/^/    /' "$l.out" | tail -n 5
 		fi
-		# objects a failed load released go after an RCU grace period:
-		# as check_nothing_left, wait up to two seconds before calling it a leak
-		tries=0
-		while :; do
-			left="$(newer_than prog "$max_prog") $(newer_than map "$max_map") $(newer_than link "$max_link") $(newer_than btf "$max_btf")"
-			[ "$left" = "0 0 0 0" ] && break
-			tries=$((tries + 1))
-			[ $tries -lt 20 ] || break
-			sleep 0.1
-		done
-		if [ "$left" != "0 0 0 0" ]; then
+		# what a failed load released goes after an RCU grace period
+		if ! settle_left; then
 			fail "$l: fault at check $n ($what, $outcome, status $st): objects left behind (progs maps links btf: $left)"
 			outcome="$outcome+LEAK"
 		fi
