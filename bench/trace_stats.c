@@ -127,30 +127,9 @@ static int cmd_reencode(const char *path, const char *out)
 		return 2;
 	}
 	while (!err && (status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
-		switch (rec.type) {
-		case BPFRR_REC_BLOB:
-			/* ids stay the same: a trace holds no two equal blobs */
-			if (bpfrr_trace_put_blob(w, rec.blob.data, rec.blob.len) != rec.blob.id)
-				err = -EINVAL;
-			break;
-		case BPFRR_REC_TASK: err = bpfrr_trace_write_task(w, &rec.task); break;
-		case BPFRR_REC_BPF_CALL: err = bpfrr_trace_write_bpf_call(w, &rec.bpf_call); break;
-		case BPFRR_REC_SYSCALL: err = bpfrr_trace_write_syscall(w, &rec.syscall); break;
-		case BPFRR_REC_FD_EVENT: err = bpfrr_trace_write_fd_event(w, &rec.fd_event); break;
-		case BPFRR_REC_OBJECT: err = bpfrr_trace_write_object(w, &rec.object); break;
-		case BPFRR_REC_NOTE: err = bpfrr_trace_write_note(w, &rec.note); break;
-		case BPFRR_REC_KERNEL: err = bpfrr_trace_write_kernel(w, &rec.kernel); break;
-		case BPFRR_REC_SYMBOL: err = bpfrr_trace_write_symbol(w, &rec.symbol); break;
-		case BPFRR_REC_ELF: err = bpfrr_trace_write_elf(w, &rec.elf); break;
-		case BPFRR_REC_END:
-			err = bpfrr_trace_close(w, rec.end.exit_status, rec.end.flags);
+		err = bpfrr_trace_write_record(w, &rec);
+		if (rec.type == BPFRR_REC_END)
 			w = NULL;
-			break;
-		default:
-			fprintf(stderr, ME ": %s: record type %u is not known here\n", path, rec.type);
-			err = -EINVAL;
-			break;
-		}
 	}
 	if (err) {
 		fprintf(stderr, ME ": %s: %s\n", out, strerror(-err));

@@ -1109,6 +1109,25 @@ int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_e
 	return write_record(w, NULL, 0);
 }
 
+int bpfrr_trace_write_record(struct bpfrr_trace_writer *w, const struct bpfrr_trace_record *rec)
+{
+	switch (rec->type) {
+	case BPFRR_REC_BLOB:
+		return bpfrr_trace_put_blob(w, rec->blob.data, rec->blob.len) == rec->blob.id ? 0 : -EINVAL;
+	case BPFRR_REC_TASK: return bpfrr_trace_write_task(w, &rec->task);
+	case BPFRR_REC_BPF_CALL: return bpfrr_trace_write_bpf_call(w, &rec->bpf_call);
+	case BPFRR_REC_SYSCALL: return bpfrr_trace_write_syscall(w, &rec->syscall);
+	case BPFRR_REC_FD_EVENT: return bpfrr_trace_write_fd_event(w, &rec->fd_event);
+	case BPFRR_REC_OBJECT: return bpfrr_trace_write_object(w, &rec->object);
+	case BPFRR_REC_NOTE: return bpfrr_trace_write_note(w, &rec->note);
+	case BPFRR_REC_KERNEL: return bpfrr_trace_write_kernel(w, &rec->kernel);
+	case BPFRR_REC_SYMBOL: return bpfrr_trace_write_symbol(w, &rec->symbol);
+	case BPFRR_REC_ELF: return bpfrr_trace_write_elf(w, &rec->elf);
+	case BPFRR_REC_END: return bpfrr_trace_close(w, rec->end.exit_status, rec->end.flags);
+	default: return -EINVAL;
+	}
+}
+
 int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq, uint32_t tid,
 		      const char *fmt, ...)
 {

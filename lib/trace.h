@@ -381,6 +381,13 @@ int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_
 int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k);
 int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s);
 int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e);
+/*
+ * Writes one record as a reader returned it (rewriting a trace in another
+ * format): a BLOB must get the id it had (-EINVAL otherwise: a trace holds no
+ * two equal blobs), END closes the writer as bpfrr_trace_close() does (do not
+ * use @w after it), a record type this writer does not know is -EINVAL.
+ */
+int bpfrr_trace_write_record(struct bpfrr_trace_writer *w, const struct bpfrr_trace_record *rec);
 /* printf-style NOTE */
 int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq, uint32_t tid,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

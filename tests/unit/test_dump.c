@@ -603,26 +603,9 @@ static uint8_t *reencode_v2(const uint8_t *t, size_t len, size_t *out_len)
 	w = bpfrr_trace_create_fd_version(dup(fd), bpfrr_trace_header(r), 2);
 	ck_assert_ptr_nonnull(w);
 	while (!err && bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
-		switch (rec.type) {
-		case BPFRR_REC_BLOB:
-			ck_assert_uint_eq(bpfrr_trace_put_blob(w, rec.blob.data, rec.blob.len), rec.blob.id);
-			break;
-		case BPFRR_REC_TASK: err = bpfrr_trace_write_task(w, &rec.task); break;
-		case BPFRR_REC_BPF_CALL: err = bpfrr_trace_write_bpf_call(w, &rec.bpf_call); break;
-		case BPFRR_REC_SYSCALL: err = bpfrr_trace_write_syscall(w, &rec.syscall); break;
-		case BPFRR_REC_FD_EVENT: err = bpfrr_trace_write_fd_event(w, &rec.fd_event); break;
-		case BPFRR_REC_OBJECT: err = bpfrr_trace_write_object(w, &rec.object); break;
-		case BPFRR_REC_NOTE: err = bpfrr_trace_write_note(w, &rec.note); break;
-		case BPFRR_REC_KERNEL: err = bpfrr_trace_write_kernel(w, &rec.kernel); break;
-		case BPFRR_REC_SYMBOL: err = bpfrr_trace_write_symbol(w, &rec.symbol); break;
-		case BPFRR_REC_ELF: err = bpfrr_trace_write_elf(w, &rec.elf); break;
-		case BPFRR_REC_END:
-			err = bpfrr_trace_close(w, rec.end.exit_status, rec.end.flags);
+		err = bpfrr_trace_write_record(w, &rec);
+		if (rec.type == BPFRR_REC_END)
 			w = NULL;
-			break;
-		default:
-			ck_abort_msg("record type %u", rec.type);
-		}
 	}
 	ck_assert_int_eq(err, 0);
 	ck_assert_ptr_null(w);	/* the trace had its END */
