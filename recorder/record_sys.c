@@ -25,6 +25,7 @@
 #include <linux/close_range.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
+#include <sys/statfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -514,6 +515,70 @@ static bool enter_open(struct rec_session *s, struct rec_task *t, struct rec_cal
 	return true;
 }
 
+/* --- mkdir, rmdir, unlink on a bpffs ----------------------------------------------------- */
+
+#define BPF_FS_MAGIC_NR	0xcafe4a11	/* <linux/magic.h> BPF_FS_MAGIC */
+
+/* Is the directory an absolute path names an entry of on a bpffs? */
+static bool entry_on_bpffs(const char *abs)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(abs, '/');
+	struct statfs st;
+	size_t n;
+
+	if (!slash)
+		return false;
+	n = slash == abs ? 1 : (size_t)(slash - abs);
+	if (n >= sizeof(dir))
+		return false;
+	memcpy(dir, abs, n);
+	dir[n] = '\0';
+	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC_NR;
+}
+
+/*
+ * A call that makes or removes a directory entry (BPFRR_SYS_FD_FS): recorded
+ * when the entry's directory is on a bpffs, a state loaders build (the
+ * directory bpftool prog loadall pins into); its path resolved against the
+ * task's dirfd or cwd goes into the record at exit ("path"), as an open's.
+ */
+static bool enter_fs(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	const struct bpfrr_sys_desc *d = c->desc;
+	int dirfd = d->dirfd_arg < 0 ? AT_FDCWD : (int)c->args[d->dirfd_arg];
+	size_t len = 0;
+	char *path, *abs;
+
+	path = rec_mem_read_str(t->tid, c->args[d->cap[0].arg], d->cap[0].len, &len);
+	if (!path)
+		return false;	/* the kernel will fail it with EFAULT / ENAMETOOLONG */
+	abs = resolve_path(t->tid, dirfd, path);
+	free(path);
+	if (!abs || abs[0] != '/' || !entry_on_bpffs(abs)) {
+		free(abs);
+		return false;
+	}
+	c->seq = next_seq(s);
+	capture(s, t, c, BPFRR_PHASE_ENTRY, 0);
+	c->str = abs;
+	return true;
+}
+
+static void exit_fs(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	struct bpfrr_trace_region reg = {
+		.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT, .content = BPFRR_CONTENT_PATH, .path = "path",
+	};
+
+	capture(s, t, c, BPFRR_PHASE_EXIT, 0);
+	if (c->str) {
+		reg.len = reg.want_len = strlen(c->str) + 1;
+		rec_call_add_bytes(s, c, &reg, c->str, strlen(c->str) + 1, false);
+	}
+	rec_emit_syscall(s, t, c);
+}
+
 /* The open flags of an open, as its row says where they are. */
 static uint64_t open_flags(struct rec_task *t, const struct rec_call *c)
 {
@@ -681,6 +746,8 @@ bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 		return true;
 	case BPFRR_SYS_FD_USES:
 		return enter_uses(s, t, c);
+	case BPFRR_SYS_FD_FS:
+		return enter_fs(s, t, c);
 	default:
 		return false;
 	}
@@ -700,6 +767,9 @@ void rec_sys_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 			rec_emit_syscall(s, t, c);
 		else
 			exit_new_fd(s, t, c);
+		return;
+	case BPFRR_SYS_FD_FS:
+		exit_fs(s, t, c);
 		return;
 	default:
 		capture(s, t, c, BPFRR_PHASE_EXIT, 0);

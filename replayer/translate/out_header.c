@@ -739,6 +739,12 @@ int bpfrr_header_fwrite(const struct bpfrr_ir *ir, FILE *out, const struct bpfrr
 	ret = bpfrr_ir_validate(ir, err, err_size);
 	if (ret)
 		return ret;
+	/* the header's runtime opens path slots, but makes no directories */
+	for (i = 0; i < ir->nr_slots; i++)
+		if (ir->slots[i].source == BPFRR_IR_SLOT_MKDIR)
+			return hw_fail(&w, -EOPNOTSUPP, "slot %u (%s) is the directory %s on a bpffs, which "
+				       "bpfrr replay makes; the header format cannot carry it", i,
+				       ir->slots[i].name ? ir->slots[i].name : "?", ir->slots[i].path);
 	w.caps_name = o->caps ? o->caps : "stock-6.12";
 	ret = bpfrr_caps_assume(&w.caps, w.caps_name);
 	if (ret)
