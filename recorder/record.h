@@ -68,6 +68,8 @@ struct rec_options {
 int rec_filter_install(enum rec_opens opens);
 /* Write the filter as a readable list of rules (for --print-filter). */
 int rec_filter_print(enum rec_opens opens, int fd);
+/* The same filter as classic BPF (struct sock_filter[]), written to fd: 0 or -errno. */
+int rec_filter_export(enum rec_opens opens, int fd);
 
 /* --- fd tables (record_fdtab.c) ---------------------------------------------- */
 
