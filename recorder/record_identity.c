@@ -47,17 +47,51 @@ static int obj_get_info(int fd, void *info, uint32_t *len)
 	return 0;
 }
 
+/*
+ * One pidfd kept for the last task group asked about: a loader makes its
+ * objects one after another in one process, so the pidfd_open() and close()
+ * of every query were two syscalls per object for nothing.  A pidfd names
+ * its process, not its number: once that process is gone pidfd_getfd()
+ * fails with ESRCH, and the pid is opened afresh (its number may now be
+ * another traced process's).
+ */
+static struct {
+	pid_t tgid;
+	int pidfd;
+} pidfd_cache = { 0, -1 };
+
+static int pidfd_of(pid_t tgid, bool fresh)
+{
+	if (pidfd_cache.pidfd >= 0 && (fresh || pidfd_cache.tgid != tgid)) {
+		close(pidfd_cache.pidfd);
+		pidfd_cache.pidfd = -1;
+	}
+	if (pidfd_cache.pidfd < 0) {
+		int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+
+		if (pidfd < 0)
+			return -errno;
+		pidfd_cache.tgid = tgid;
+		pidfd_cache.pidfd = pidfd;
+	}
+	return pidfd_cache.pidfd;
+}
+
 static int pidfd_dup(pid_t tgid, int fd)
 {
-	int pidfd, dup, err;
+	int pidfd, dup, attempt;
 
-	pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (pidfd < 0)
-		return -errno;
-	dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	err = errno;
-	close(pidfd);
-	return dup < 0 ? -err : dup;
+	for (attempt = 0; attempt < 2; attempt++) {
+		pidfd = pidfd_of(tgid, attempt > 0);
+		if (pidfd < 0)
+			return pidfd;
+		dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+		if (dup >= 0)
+			return dup;
+		if (errno != ESRCH)
+			break;
+	}
+	return -errno;
 }
 
 struct rec_obj_query {
@@ -213,13 +247,16 @@ int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, 
 	}
 	/* make sure the duplicate is what the table says before asking bpf() about it */
 	{
+		static pid_t self;	/* the recorder; getpid() is a syscall each time */
 		char link[64], target[128];
 		ssize_t n;
 
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", q->fd);
 		n = readlink(link, target, sizeof(target) - 1);
 		target[n > 0 ? n : 0] = 0;
-		kind = rec_kind_from_link(target, getpid(), q->fd);
+		if (!self)
+			self = getpid();
+		kind = rec_kind_from_link(target, self, q->fd);
 	}
 	if (kind != e->kind) {
 		err = -EBADF;
