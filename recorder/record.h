@@ -277,6 +277,16 @@ void rec_fd_exec(struct rec_session *s, struct rec_task *t);
  */
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
 
+/*
+ * vmlinux's BTF as the kernel hands it over through bpf() (the object named
+ * "vmlinux": id known_id if not 0, else the first kernel BTF of that name),
+ * parsed: the same bytes as /sys/kernel/btf/vmlinux in one copy instead of
+ * the page per read(2) that sysfs gives.  NULL when bpf() cannot (then the
+ * file is read).
+ */
+struct btf;
+struct btf *rec_vmlinux_btf_copy(uint32_t known_id);
+
 /* --- symbols (record_symbols.c) ---------------------------------------------- */
 
 struct rec_symtab;

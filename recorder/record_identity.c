@@ -22,6 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "record.h"
 
 /* Room for newer (larger) info structs than the build machine's headers know. */
@@ -288,4 +290,79 @@ out:
 			rec_write_failed(s, werr);
 	}
 	return err;
+}
+
+/* --- vmlinux BTF through bpf() ------------------------------------------------------- */
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	int ret = (int)syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* fd of BTF object id if it is the kernel's "vmlinux" (its size in *size), else -errno */
+static int vmlinux_fd(uint32_t id, uint32_t *size)
+{
+	struct bpf_btf_info info;
+	union bpf_attr attr;
+	char name[16];
+	uint32_t len = sizeof(info);
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf_id = id;
+	fd = sys_bpf(BPF_BTF_GET_FD_BY_ID, &attr);
+	if (fd < 0)
+		return fd;
+	memset(&info, 0, sizeof(info));
+	memset(name, 0, sizeof(name));
+	info.name = (uint64_t)(uintptr_t)name;
+	info.name_len = sizeof(name);
+	err = obj_get_info(fd, &info, &len);
+	if (!err && (!info.kernel_btf || strcmp(name, "vmlinux") || !info.btf_size))
+		err = -ENOENT;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*size = info.btf_size;
+	return fd;
+}
+
+struct btf *rec_vmlinux_btf_copy(uint32_t known_id)
+{
+	struct bpf_btf_info info;
+	union bpf_attr attr;
+	struct btf *btf = NULL;
+	uint32_t id = known_id, size = 0, len = sizeof(info), tries;
+	void *data;
+	int fd = -ENOENT;
+
+	if (id) {
+		fd = vmlinux_fd(id, &size);
+	} else {
+		/* vmlinux's BTF is registered at boot, before any module's: the first ids */
+		for (tries = 0; tries < 8 && fd < 0; tries++) {
+			memset(&attr, 0, sizeof(attr));
+			attr.start_id = id;
+			if (sys_bpf(BPF_BTF_GET_NEXT_ID, &attr) < 0)
+				return NULL;
+			id = attr.next_id;
+			fd = vmlinux_fd(id, &size);
+		}
+	}
+	if (fd < 0)
+		return NULL;
+	data = malloc(size);
+	if (data) {
+		memset(&info, 0, sizeof(info));
+		info.btf = (uint64_t)(uintptr_t)data;
+		info.btf_size = size;
+		if (!obj_get_info(fd, &info, &len) && info.btf_size == size)
+			btf = btf__new(data, size);	/* copies; NULL on error (libbpf 1.x) */
+		free(data);
+	}
+	close(fd);
+	return btf;
 }
