@@ -10,7 +10,9 @@
 # then `bpfrr record` (the trace: DIR/traces/NAME.trace), `bpfrr translate
 # --explain` (DIR/NAME.explain, DIR/NAME.translate.err and .rc), one untimed
 # `bpfrr replay --verify` (DIR/NAME.verify, .verify.rc), then N times, in turn,
-# the original loader ("orig") and `bpfrr replay --hold BUNDLE` ("replay", its
+# the original loader ("orig": timed with --ready, ready_us its first line,
+# printed once loaded and attached; a fixture is not sent ^C but left to
+# exit, total_us) and `bpfrr replay --hold BUNDLE` ("replay", its
 # report in DIR/NAME.replay.REP; timed with --ready: ready_us is the time to
 # its report's first line, printed once every object is loaded and attached,
 # total_us to its exit after ^C, sent once the report's second line, its
@@ -67,7 +69,11 @@ while IFS='|' read -r name kind cmd; do
 	rep=1
 	while [ "$rep" -le "$n" ]; do
 		echo "replay: $name run $rep" >&2
-		timed "$name" orig "$rep" "$kind" /dev/null $cmd
+		# a fixture: ready at its first line (it reports its objects once loaded and
+		# attached), then left to run to its exit (no ^C: its teardown counts too)
+		[ "$kind" = exit ] && t_extra="--int-after 1000000"
+		timed "$name" orig "$rep" ready /dev/null $cmd
+		t_extra=
 		# ^C after the report's second line (its phase times), ready at the first
 		t_extra="--int-after 2"
 		timed "$name" replay "$rep" ready "$dir/$name.replay.$rep" "$bpfrr" replay --hold "$work/$name.bundle"
