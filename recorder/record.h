@@ -199,7 +199,22 @@ struct rec_task {
 	bool group_stopped;		/* in a group-stop we answered with PTRACE_LISTEN */
 	struct rec_call *call;		/* the call between its entry and exit stops */
 	bool exe_unscanned;		/* its image not yet scanned for embedded BPF objects */
+	bool last_entry_bpf;		/* its last seccomp stop was a bpf() call (--summary's times) */
 	struct rec_task *hnext;
+};
+
+/*
+ * Where the recorder's wall time went, in ns (--summary prints it): from
+ * its start to the loop (start-up: the trace's first records, the filter
+ * built in the child, the child's exec), waiting in waitpid() (the tracees
+ * running, or the kernel switching), then handling stops: bpf() entries
+ * and exits, other calls' entries and exits, task events (clone, exec,
+ * exit).  identity, symbols and scan are parts of the handlers' time: the
+ * identity queries, the SYMBOL names, the scans of executables.
+ */
+struct rec_times {
+	uint64_t start, loop, wait, bpf_entry, bpf_exit, sys_entry, sys_exit, events, end;
+	uint64_t identity, symbols, scan;
 };
 
 struct rec_session {
@@ -219,6 +234,7 @@ struct rec_session {
 	struct rec_task *tasks[256];	/* hash on tid */
 	uint64_t stops, bpf_calls, other_calls;
 	struct rec_elf_state *elf;	/* files looked at for BPF ELF objects (record_elf.c) */
+	struct rec_times times;		/* where the recorder's own time went (--summary) */
 };
 
 /* Run the loop until every tracee is gone. 0 or -1 on a recorder failure. */

@@ -223,7 +223,18 @@ static int query(struct rec_obj_query *q)
 	return 0;
 }
 
+static int identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
+
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e)
+{
+	uint64_t t0 = rec_now_ns();
+	int err = identity_query(s, t, seq, fd, e);
+
+	s->times.identity += rec_now_ns() - t0;
+	return err;
+}
+
+static int identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e)
 {
 	struct bpfrr_rec_object o = {
 		.seq = seq,

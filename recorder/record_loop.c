@@ -453,10 +453,14 @@ static bool is_stop_signal(int sig)
  */
 static void scan_exe(struct rec_session *s, struct rec_task *t)
 {
+	uint64_t t0;
+
 	if (!t->exe_unscanned)
 		return;
 	t->exe_unscanned = false;
+	t0 = rec_now_ns();
 	rec_elf_exe(s, t);
+	s->times.scan += rec_now_ns() - t0;
 }
 
 static void on_seccomp(struct rec_session *s, struct rec_task *t)
@@ -501,6 +505,7 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 	for (i = 0; i < 6; i++)
 		c->args[i] = info.seccomp.args[i];
 	c->t_enter_ns = rec_now_ns();
+	t->last_entry_bpf = c->sys == BPFRR_SYS_BPF;
 	if (c->sys == BPFRR_SYS_BPF) {
 		scan_exe(s, t);
 		want_exit = rec_bpf_enter(s, t, c);
@@ -721,13 +726,24 @@ static void on_stop(struct rec_session *s, pid_t tid, int status)
 		return;
 	}
 	if (sig == (SIGTRAP | 0x80)) {
+		uint64_t *acc = t->call && t->call->sys == BPFRR_SYS_BPF ? &s->times.bpf_exit : &s->times.sys_exit;
+		uint64_t t0 = rec_now_ns();
+
 		on_syscall_exit(s, t);
+		*acc += rec_now_ns() - t0;
 		return;
 	}
 	switch (event) {
-	case PTRACE_EVENT_SECCOMP:
+	case PTRACE_EVENT_SECCOMP: {
+		uint64_t t0 = rec_now_ns();
+		bool bpf;
+
 		on_seccomp(s, t);
+		/* the call the stop was for: still pending (an exit stop to come) or just freed */
+		bpf = t->last_entry_bpf;
+		*(bpf ? &s->times.bpf_entry : &s->times.sys_entry) += rec_now_ns() - t0;
 		return;
+	}
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
@@ -777,9 +793,14 @@ int rec_loop_run(struct rec_session *s)
 		return -1;
 	emit_task(s, BPFRR_TASK_START, leader, 0, 0, 0);
 
+	s->times.loop = rec_now_ns();
 	for (;;) {
+		uint64_t t0 = rec_now_ns(), t1;
 		int status;
 		pid_t tid = waitpid(-1, &status, __WALL);
+
+		t1 = rec_now_ns();
+		s->times.wait += t1 - t0;
 
 		if (tid < 0) {
 			if (errno == EINTR)
@@ -789,10 +810,18 @@ int rec_loop_run(struct rec_session *s)
 			fprintf(stderr, "bpfrr record: waitpid: %s\n", strerror(errno));
 			return -1;
 		}
-		if (WIFEXITED(status) || WIFSIGNALED(status))
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
 			on_gone(s, tid, status);
-		else if (WIFSTOPPED(status))
+			s->times.events += rec_now_ns() - t1;
+		} else if (WIFSTOPPED(status)) {
+			uint64_t in_calls = s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
+					    s->times.sys_exit;
+
 			on_stop(s, tid, status);
+			/* what the call handlers did not count: clone, exec, exit, signal stops */
+			s->times.events += rec_now_ns() - t1 - (s->times.bpf_entry + s->times.bpf_exit +
+								 s->times.sys_entry + s->times.sys_exit - in_calls);
+		}
 		if (s->write_err && !s->killed_all) {
 			/* the trace cannot be written: the command must not run unobserved */
 			kill_all(s);
