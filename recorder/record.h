@@ -205,12 +205,14 @@ struct rec_task {
 
 /*
  * Where the recorder's wall time went, in ns (--summary prints it): from
- * its start to the loop (start-up: the trace's first records, the filter
- * built in the child, the child's exec), waiting in waitpid() (the tracees
- * running, or the kernel switching), then handling stops: bpf() entries
- * and exits, other calls' entries and exits, task events (clone, exec,
- * exit).  identity, symbols and scan are parts of the handlers' time: the
- * identity queries, the SYMBOL names, the scans of executables.
+ * its start to the loop (start-up: the trace's first records, the fork of
+ * the child), handling stops up to the ptrace() that resumes the tracee:
+ * bpf() entries and exits, other calls' entries and exits, task events
+ * (clone, exec, exit, signals); the rest of the loop is wait (the tracees
+ * running, the filter built in the child, its exec, the kernel switching);
+ * end: the trace closed.  identity, symbols and scan are parts of the
+ * handlers' time: the identity queries, the SYMBOL names, the scans of
+ * executables.
  */
 struct rec_times {
 	uint64_t start, loop, wait, bpf_entry, bpf_exit, sys_entry, sys_exit, events, end;

@@ -428,10 +428,18 @@ static void refuse(struct rec_session *s, struct rec_task *t, const char *what)
 
 /* --- resuming -------------------------------------------------------------------- */
 
+/*
+ * When the last stop was answered: on one CPU the resumed tracee may run at
+ * once, before the handler returns, and that time is the tracee's, not the
+ * handler's (--summary's times stop here).
+ */
+static uint64_t resumed_ns;
+
 static void resume(struct rec_task *t, int sig)
 {
 	long req = t->call ? PTRACE_SYSCALL : PTRACE_CONT;
 
+	resumed_ns = rec_now_ns();
 	if (ptrace(req, t->tid, 0, (void *)(long)sig) < 0 && errno != ESRCH)
 		fprintf(stderr, "bpfrr record: resuming task %d: %s\n", (int)t->tid, strerror(errno));
 }
@@ -729,19 +737,20 @@ static void on_stop(struct rec_session *s, pid_t tid, int status)
 		uint64_t *acc = t->call && t->call->sys == BPFRR_SYS_BPF ? &s->times.bpf_exit : &s->times.sys_exit;
 		uint64_t t0 = rec_now_ns();
 
+		resumed_ns = 0;
 		on_syscall_exit(s, t);
-		*acc += rec_now_ns() - t0;
+		*acc += (resumed_ns > t0 ? resumed_ns : rec_now_ns()) - t0;
 		return;
 	}
 	switch (event) {
 	case PTRACE_EVENT_SECCOMP: {
 		uint64_t t0 = rec_now_ns();
-		bool bpf;
 
+		resumed_ns = 0;
 		on_seccomp(s, t);
 		/* the call the stop was for: still pending (an exit stop to come) or just freed */
-		bpf = t->last_entry_bpf;
-		*(bpf ? &s->times.bpf_entry : &s->times.sys_entry) += rec_now_ns() - t0;
+		*(t->last_entry_bpf ? &s->times.bpf_entry : &s->times.sys_entry) +=
+			(resumed_ns > t0 ? resumed_ns : rec_now_ns()) - t0;
 		return;
 	}
 	case PTRACE_EVENT_CLONE:
@@ -795,12 +804,11 @@ int rec_loop_run(struct rec_session *s)
 
 	s->times.loop = rec_now_ns();
 	for (;;) {
-		uint64_t t0 = rec_now_ns(), t1;
+		uint64_t t1;
 		int status;
 		pid_t tid = waitpid(-1, &status, __WALL);
 
 		t1 = rec_now_ns();
-		s->times.wait += t1 - t0;
 
 		if (tid < 0) {
 			if (errno == EINTR)
@@ -817,10 +825,12 @@ int rec_loop_run(struct rec_session *s)
 			uint64_t in_calls = s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
 					    s->times.sys_exit;
 
+			resumed_ns = 0;
 			on_stop(s, tid, status);
 			/* what the call handlers did not count: clone, exec, exit, signal stops */
-			s->times.events += rec_now_ns() - t1 - (s->times.bpf_entry + s->times.bpf_exit +
-								 s->times.sys_entry + s->times.sys_exit - in_calls);
+			s->times.events += (resumed_ns > t1 ? resumed_ns : rec_now_ns()) - t1 -
+					   (s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
+					    s->times.sys_exit - in_calls);
 		}
 		if (s->write_err && !s->killed_all) {
 			/* the trace cannot be written: the command must not run unobserved */
@@ -828,5 +838,8 @@ int rec_loop_run(struct rec_session *s)
 			s->killed_all = true;
 		}
 	}
+	/* the rest of the loop: waiting for stops, the tracees running between them */
+	s->times.wait = rec_now_ns() - s->times.loop - s->times.bpf_entry - s->times.bpf_exit - s->times.sys_entry -
+			s->times.sys_exit - s->times.events;
 	return 0;
 }
