@@ -375,6 +375,20 @@ static int scan_tracefs(struct rec_symtab *st, const char *root)
 	return st->tps.nr ? 0 : -1;
 }
 
+int rec_symtab_tp_seen(struct rec_symtab *st, uint64_t id, const char *name)
+{
+	char *copy;
+
+	if (bpfrr_u64map_get(&st->tps, id, NULL))
+		return 0;
+	copy = strdup(name);
+	if (!copy || bpfrr_u64map_put(&st->tps, id, (uintptr_t)copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static void load_tracepoints(struct rec_symtab *st)
 {
 	if (st->tp_loaded)
@@ -519,7 +533,9 @@ void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 		name_btf_id(st, value, module, btf_obj_id, sym);
 		break;
 	case BPFRR_SYM_TP_ID:
-		load_tracepoints(st);
+		/* an id file the loader read names it; else every id file of tracefs */
+		if (!bpfrr_u64map_get(&st->tps, value, NULL))
+			load_tracepoints(st);
 		if (bpfrr_u64map_get(&st->tps, value, &v))
 			sym->name = (const char *)(uintptr_t)v;
 		break;

@@ -115,4 +115,21 @@ if [ -s os.wrong ]; then
 else
 	pass "opensnoop: $(grep -c '^SYMBOL .* kind=2 ' os.trace.txt) tracepoint ids named, e.g. config: $enter (syscalls/sys_enter_openat)"
 fi
+# the ids come from the id files opensnoop's libbpf read (the recorder reads each as it
+# is opened): tracefs is not scanned, no events directory opened (under strace, not -f)
+if command -v strace >/dev/null 2>&1; then
+	strace -qq -o os2.strace -e trace=open,openat "$BPFRR" record -o os2.trace -- timeout -s INT 3 opensnoop \
+		>/dev/null 2>os2.err
+	rc=$?
+	"$TRACECAT" os2.trace >os2.trace.txt 2>/dev/null
+	if [ "$rc" != 0 ]; then
+		fail "strace bpfrr record -- opensnoop exited $rc: $(tail -3 os2.err)"
+	elif grep -q '/events", .*O_DIRECTORY' os2.strace; then
+		fail "opensnoop: the recorder scanned tracefs: $(grep -m1 '/events", ' os2.strace)"
+	elif ! grep -q "^SYMBOL .* kind=2 flags=0 value=$enter .* name=syscalls/sys_enter_openat " os2.trace.txt; then
+		fail "opensnoop under strace: tracepoint id $enter not named syscalls/sys_enter_openat"
+	else
+		pass "opensnoop: tracepoint ids named from the id files the loader read, tracefs not scanned"
+	fi
+fi
 finish
