@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "record_symbols.h"
 
 static uint64_t next_seq(struct rec_session *s)
 {
@@ -611,6 +612,37 @@ static bool new_fd_cloexec(struct rec_task *t, const struct rec_call *c, unsigne
 	}
 }
 
+/*
+ * A tracefs events/CATEGORY/NAME/id file and the number it holds: the
+ * symbol table learns the name of that tracepoint id (record_symbols.h), so
+ * that the perf_event_open() that uses it does not scan tracefs.
+ */
+static void tracepoint_seen(struct rec_session *s, const char *path, const char *text, size_t len)
+{
+	const char *ev = strstr(path, "/events/"), *slash;
+	char num[32], name[256], *end;
+	size_t n = strlen(path);
+	uint64_t id;
+
+	if (!s->symtab || !ev || n < 3 || strcmp(path + n - 3, "/id") || !len || len >= sizeof(num))
+		return;
+	ev += strlen("/events/");
+	slash = strchr(ev, '/');
+	/* exactly CATEGORY/NAME/id */
+	if (!slash || slash == ev || (size_t)(path + n - 3 - ev) >= sizeof(name) || strchr(slash + 1, '/') != path + n - 3 ||
+	    slash + 1 == path + n - 3)
+		return;
+	memcpy(num, text, len);
+	num[len] = '\0';
+	errno = 0;
+	id = strtoull(num, &end, 10);
+	if (errno || end == num || (*end && *end != '\n'))
+		return;
+	memcpy(name, ev, (size_t)(path + n - 3 - ev));
+	name[path + n - 3 - ev] = '\0';
+	rec_symtab_tp_seen(s->symtab, id, name);
+}
+
 static void add_file_content(struct rec_session *s, struct rec_call *c, const char *path)
 {
 	struct bpfrr_trace_region reg = {
@@ -632,6 +664,7 @@ static void add_file_content(struct rec_session *s, struct rec_call *c, const ch
 		return;
 	reg.len = reg.want_len = (uint64_t)n;
 	rec_call_add_bytes(s, c, &reg, buf, (size_t)n, false);
+	tracepoint_seen(s, path, buf, (size_t)n);
 }
 
 /* A call that made an fd (FD_NEW, FD_GET) returned it. */

@@ -118,9 +118,17 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
  * address by its symbol (kernel_build.c).  The value is written into the
  * attr or the buffer, in the IR copy being replayed.  A symbol the kernel
  * lacks refuses the whole replay, before anything is loaded.
+ *
+ * On the build the load was recorded on, a BTF id stays as recorded: one
+ * build has one vmlinux BTF, so the recorded number is the one the kernel
+ * took then and takes now, and looking it up by name means parsing the
+ * whole BTF (3 to 6 MB, 40 to 60 ms under TCG: most of what runqlat's and
+ * biolatency's replays spent outside the kernel).  Addresses are always
+ * looked up: KASLR moves them at every boot.
  */
 static int resolve_values(struct bpfrr_replay *r)
 {
+	bool same_build = bpfrr_rt_same_build(r->ir);
 	uint32_t i, j;
 	int ret = 0;
 
@@ -133,6 +141,8 @@ static int resolve_values(struct bpfrr_replay *r)
 			uint8_t *base = rs->buf >= 0 ? c->bufs[rs->buf].data : c->attr;
 			uint64_t v = 0;
 
+			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID && same_build)
+				continue;
 			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
 				ret = bpfrr_symbols_resolve(r->syms, rs, &v, where, sizeof(where));
 				if (ret) {
@@ -199,7 +209,7 @@ static int check_machine(struct bpfrr_replay *r)
 						   r->ir->kernel.flags & BPFRR_IR_KERNEL_BTF_UNHASHED ? NULL :
 						   r->ir->kernel.btf_sha256, rec, sizeof(rec)),
 			   bpfrr_kernel_build_desc(b->release, r->ir->kernel.build_id ? b->build_id : NULL, b->btf_size,
-						   b->btf_sha256, run, sizeof(run)));
+						   b->btf_hashed ? b->btf_sha256 : NULL, run, sizeof(run)));
 }
 
 /* --- diagnostics ------------------------------------------------------------ */
