@@ -92,12 +92,12 @@ enum bpfrr_caps_origin {
  * test kernel-caps-list.t checks it against the patched kernels).
  */
 #define BPFRR_CAPS_SERIES_LIST \
-	"0 BPF_MAP_CREATE\n" \
+	"0 BPF_MAP_CREATE excl_prog_hash\n" \
 	"1 BPF_MAP_LOOKUP_ELEM key value\n" \
 	"2 BPF_MAP_UPDATE_ELEM key value\n" \
 	"3 BPF_MAP_DELETE_ELEM key\n" \
 	"4 BPF_MAP_GET_NEXT_KEY key next_key\n" \
-	"5 BPF_PROG_LOAD insns license fd_array func_info line_info core_relos\n" \
+	"5 BPF_PROG_LOAD insns license fd_array func_info line_info core_relos signature\n" \
 	"6 BPF_OBJ_PIN pathname\n" \
 	"7 BPF_OBJ_GET pathname\n" \
 	"8 BPF_PROG_ATTACH\n" \
