@@ -22,6 +22,8 @@
 
 #define KFUNC_NAME	"bpf_perf_event_open"
 #define MAX_SIG		(1u << 16)
+/* the only caps whose kernels check a loader's signature (the series' signed-loader patches) */
+#define SIGNED_CAPS	"patched-6.12"
 
 static int sfail(char *err, size_t size, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int sfail(char *err, size_t size, int ret, const char *fmt, ...)
@@ -328,6 +330,10 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 		return ret;
 	bpfrr_loader_free(l);
 	memset(l, 0, sizeof(*l));
+	if (strcmp(o->caps, SIGNED_CAPS))
+		return sfail(err, err_size, -EOPNOTSUPP, "%s kernels take no signature (BPF_PROG_LOAD's "
+			     "signature fields are past the attr they know: E2BIG): sign for --assume-caps %s",
+			     o->caps, SIGNED_CAPS);
 
 	hex[0] = release[0] = '\0';
 	if (root) {
