@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Signed loader programs (issue 13, docs/signing.md), in the guest: fx_maps
+# and opensnoop are recorded, translated and signed here for this kernel
+# (--target-kernel /, a throwaway key from tests/guest/sign-lib.sh), the
+# certificate goes into the session keyring with keyctl, and
+#  - the signed replay loads, the kernel's verdict (fdinfo sig_verdict) is
+#    "verified", --verify finds 0 mismatches;
+#  - the same loader unsigned-by-the-keyring (another key), and with one
+#    byte flipped in the insns, the blob or the signature (bundle-flip),
+#    is refused at BPF_PROG_LOAD of the loader with one line naming the
+#    refusal, and leaves no program, map, link or BTF behind (id walk);
+#  - with --keyring @u (the key is not there) it is refused too.
+# (The signed header is checked on the host, tests/host/translate-sign.t:
+# compiled, its signature verified by openssl.)
+# On the stock kernel signing is refused (no kfunc list, no signed loaders).
+# On a patched kernel without the signed-loader patches (PROG_LOAD says E2BIG)
+# the test is skipped (exit 77).
+. "$(dirname "$0")/record-lib.sh"
+. "$(dirname "$0")/kernel-lib.sh"
+. "$(dirname "$0")/sign-lib.sh"
+flip=$ROOT/tests/guest/bundle-flip
+require_fixtures
+command -v keyctl >/dev/null || { fail "keyctl is not in the image"; finish; }
+command -v openssl >/dev/null || { fail "openssl is not in the image"; finish; }
+
+sign_make_key key || { fail "making a key: $(cat key/openssl.log)"; finish; }
+sign_make_key other || { fail "making a second key: $(cat other/openssl.log)"; finish; }
+
+record_cmd fx_maps.trace fx_maps.rec.out "$FX/fx_maps" || { fail "fx_maps: bpfrr record exited $rc"; finish; }
+
+if [ "$kernel_variant" = stock ]; then
+	if sign_bundle fx_maps.trace fx_maps.bundle key; then
+		fail "stock: signing for this kernel was not refused"
+	else
+		grep -q 'syscall_prog_kfuncs\|take no signature' fx_maps.bundle.err &&
+			pass "stock: signing for this kernel refused: $(cat fx_maps.bundle.err)" ||
+			fail "stock: refused for another reason: $(cat fx_maps.bundle.err)"
+	fi
+	finish
+fi
+
+record_cmd opensnoop.trace opensnoop.rec.out opensnoop -d 1 || { fail "opensnoop: bpfrr record exited $rc"; finish; }
+serial=$(sign_add_key key @s) || { fail "keyctl padd asymmetric failed"; finish; }
+pass "the certificate is key $serial in the session keyring"
+
+# signed_replay NAME: the signed replay verifies, 0 mismatches, its objects go with it
+for l in fx_maps opensnoop; do
+	sign_bundle $l.trace $l.bundle key || { fail "$l: signing: $(cat $l.bundle.err)"; continue; }
+	take_max
+	"$BPFRR" replay --verify $l.bundle >$l.replay 2>&1
+	status=$?
+	if [ $status -ne 0 ] && grep -q 'takes no signature' $l.replay; then
+		echo "this patched kernel has no signed loaders (BPF_PROG_LOAD: E2BIG)"
+		exit 77
+	fi
+	sed 's/^/    /' $l.replay
+	if [ $status -eq 0 ] && grep -q '^replay: signed loader: verdict verified;' $l.replay &&
+		grep -q '^verify: [0-9]* checks, 0 mismatches' $l.replay; then
+		pass "$l: signed replay verified by the kernel, 0 mismatches"
+	else
+		fail "$l: signed replay exited $status"
+	fi
+	check_nothing_left "$l: after the signed replay"
+
+	# refused at the loader's BPF_PROG_LOAD, nothing left behind
+	for case in other-key insns blob signature; do
+		b=$l.$case.bundle
+		if [ $case = other-key ]; then
+			sign_bundle $l.trace $b other || { fail "$l: signing with the other key"; continue; }
+		else
+			"$flip" $l.bundle $case $b || { fail "$l: bundle-flip $case"; continue; }
+		fi
+		take_max
+		"$BPFRR" replay $b >$b.out 2>$b.err
+		status=$?
+		err=$(grep 'refused the signed loader at BPF_PROG_LOAD' $b.err)
+		if [ $status -eq 1 ] && [ -n "$err" ] && [ "$(grep -c 'refused the signed loader' $b.err)" = 1 ]; then
+			pass "$l: $case: refused at BPF_PROG_LOAD: ${err#bpfrr replay: }"
+		else
+			fail "$l: $case: exit $status: $(cat $b.err)"
+		fi
+		check_nothing_left "$l: $case"
+	done
+done
+
+# another keyring: the key is not in the user keyring
+take_max
+"$BPFRR" replay --keyring @u fx_maps.bundle >u.out 2>u.err
+status=$?
+[ $status -eq 1 ] && grep -q 'refused the signed loader at BPF_PROG_LOAD' u.err &&
+	pass "fx_maps: --keyring @u (no such key there): refused: $(grep refused u.err)" ||
+	fail "fx_maps: --keyring @u: exit $status: $(cat u.err)"
+check_nothing_left "fx_maps: --keyring @u"
+keyctl unlink "$serial" @s >/dev/null 2>&1
+finish
