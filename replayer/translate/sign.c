@@ -95,7 +95,7 @@ static int target_value(const char *root, uint32_t kind, const char *name, uint6
 /* bpf_perf_event_open's BTF id from the target's list of syscall-program kfuncs. */
 static int target_kfunc_id(const char *root, int32_t *id, char *err, size_t err_size)
 {
-	char path[4096], *text, *line;
+	char path[4096], line[512];
 	struct stat st;
 	FILE *f;
 	int ret = -ENOENT;
@@ -108,29 +108,22 @@ static int target_kfunc_id(const char *root, int32_t *id, char *err, size_t err_
 		fclose(f);
 		return sfail(err, err_size, -EINVAL, "%s: not a kfunc list", path);
 	}
-	text = NULL;
-	{
-		size_t cap = 0;
-		ssize_t n;
+	while (fgets(line, sizeof(line), f)) {
+		size_t name_len = strlen(KFUNC_NAME);
+		char *end;
+		long v;
 
-		while ((n = getline(&text, &cap, f)) > 0) {
-			long v;
-			char *end;
-
-			line = text;
-			v = strtol(line, &end, 10);
-			if (end == line || v <= 0 || v > INT32_MAX)
-				continue;
-			end += strspn(end, " \t");
-			if (!strncmp(end, KFUNC_NAME, strlen(KFUNC_NAME)) &&
-			    (end[strlen(KFUNC_NAME)] == '\n' || end[strlen(KFUNC_NAME)] == '\0')) {
-				*id = (int32_t)v;
-				ret = 0;
-				break;
-			}
+		/* "<btf_id> <name>\n" per kfunc */
+		v = strtol(line, &end, 10);
+		if (end == line || v <= 0 || v > INT32_MAX)
+			continue;
+		end += strspn(end, " \t");
+		if (!strncmp(end, KFUNC_NAME, name_len) && (end[name_len] == '\n' || end[name_len] == '\0')) {
+			*id = (int32_t)v;
+			ret = 0;
+			break;
 		}
 	}
-	free(text);
 	fclose(f);
 	if (ret)
 		return sfail(err, err_size, ret, "%s names no %s: the target kernel cannot open perf events from "
