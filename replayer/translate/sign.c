@@ -304,12 +304,24 @@ static int one_loader(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, 
 int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, struct bpfrr_caps *caps,
 		       struct bpfrr_loader *l, struct bpfrr_ir_sig *sig, char *err, size_t err_size)
 {
-	const char *root = o->target_root;
-	char path[4096], hex[BPFRR_BUILD_ID_HEX], release[256];
+	char path[4096], hex[BPFRR_BUILD_ID_HEX], release[256], root_buf[3072];
+	const char *root = NULL;
 	int bound, ret;
 	uint32_t i;
 
 	memset(l, 0, sizeof(*l));
+	if (o->target_root) {
+		size_t n = strlen(o->target_root);
+
+		/* "/" is "": the paths below start with their own "/" */
+		while (n && o->target_root[n - 1] == '/')
+			n--;
+		if (n >= sizeof(root_buf))
+			return sfail(err, err_size, -ENAMETOOLONG, "--target-kernel: path too long");
+		memcpy(root_buf, o->target_root, n);
+		root_buf[n] = '\0';
+		root = root_buf;
+	}
 	if (!o->caps || bpfrr_caps_assume(caps, o->caps))
 		return sfail(err, err_size, -EINVAL, "signing needs --assume-caps patched-6.12");
 	for (i = 0; i < ir->nr_slots; i++)
@@ -334,7 +346,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 		ret = bpfrr_build_id_read(path, hex, sizeof(hex));
 		if (ret || !hex[0])
 			return sfail(err, err_size, ret ? ret : -ENOENT, "--target-kernel %s: no build id in %s",
-				     root, path);
+				     o->target_root, path);
 		snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
 		if (!read_small(path, release, sizeof(release)))
 			release[strcspn(release, "\n")] = '\0';
