@@ -41,12 +41,26 @@ if [ "$kernel_variant" = stock ]; then
 fi
 
 record_cmd opensnoop.trace opensnoop.rec.out opensnoop -d 1 || { fail "opensnoop: bpfrr record exited $rc"; finish; }
-serial=$(sign_add_key key @s) || { fail "keyctl padd asymmetric failed"; finish; }
+# signed here for this kernel: its tracepoint ids, the kfunc's id, its build id
+for l in fx_maps opensnoop; do
+	sign_bundle $l.trace $l.bundle key && pass "$l: signed for this kernel ($(uname -r))" ||
+		fail "$l: signing: $(cat $l.bundle.err)"
+done
+if ! serial=$(sign_add_key key @s 2>keyctl.err); then
+	if grep -q 'not implemented' keyctl.err; then
+		# a patched kernel from before the signed-loader series: no keys at all
+		[ "$failures" = 0 ] || finish
+		echo "this kernel has no keys (add_key: ENOSYS): no signed loaders"
+		exit 77
+	fi
+	fail "keyctl padd asymmetric failed: $(cat keyctl.err)"
+	finish
+fi
 pass "the certificate is key $serial in the session keyring"
 
-# signed_replay NAME: the signed replay verifies, 0 mismatches, its objects go with it
+# the signed replay verifies, 0 mismatches; the refusals leave nothing
 for l in fx_maps opensnoop; do
-	sign_bundle $l.trace $l.bundle key || { fail "$l: signing: $(cat $l.bundle.err)"; continue; }
+	[ -f $l.bundle ] || continue
 	take_max
 	"$BPFRR" replay --verify $l.bundle >$l.replay 2>&1
 	status=$?
