@@ -327,6 +327,15 @@ static void emit_perf_event_open(struct cg *g, const struct bpfrr_ir_call *c, ui
 	emit(&g->e, insn_mov_imm(BPF_REG_5, (int32_t)c->args[3]));
 	emit(&g->e, insn_mov32_imm(REG_SEQ, (int32_t)(uint32_t)c->seq));
 	emit(&g->e, insn_raw(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, g->perf_kfunc_btf_id));
+	/*
+	 * The kfunc returns an int, so only r0's lower half is defined (the
+	 * verifier marks it a 32-bit subregister): x86_64 and arm64 return
+	 * -ENOMEM as 0x00000000fffffff4, which the 64-bit test after the call
+	 * takes for an fd, and the error only shows as EBADF at the
+	 * BPF_LINK_CREATE that uses it.  Sign-extend it as a compiler would.
+	 */
+	emit(&g->e, insn_raw(BPF_ALU64 | BPF_LSH | BPF_K, BPF_REG_0, 0, 0, 32));
+	emit(&g->e, insn_raw(BPF_ALU64 | BPF_ARSH | BPF_K, BPF_REG_0, 0, 0, 32));
 }
 
 static void emit_call(struct cg *g, const struct bpfrr_ir_call *c, uint32_t ci,

@@ -8,12 +8,9 @@
 # through __sys_bpf()) and writes nothing, its BPF_MAP_UPDATE_ELEM still
 # works, and a tracepoint event from bpf_perf_event_open() fails with -EPERM
 # as perf_event_open(2) does (security_perf_event_open()); once the programs
-# are detached all of it works again. Only the debug kernel has BPF LSM
-# (CONFIG_BPF_LSM, CONFIG_LSM="bpf"): there its absence fails the test, on the
-# patched and stock kernels, which have no LSM, the test is skipped.
+# are detached all of it works again. Every bpfrr kernel has BPF LSM
+# (CONFIG_BPF_LSM, CONFIG_LSM="bpf" in kernel/config/common.config): its
+# absence fails the test.
 # See fixtures/kernel/kernel_test.c.
 . "$(dirname "$0")/kernel-lib.sh"
-# kernel_test tells the debug kernel by $BPFRR_KERNEL (kernel-lib.sh's variant).
-BPFRR_KERNEL=$variant
-export BPFRR_KERNEL
 exec "$kernel_fixture/kernel_test" "$kernel_fixture/sys_bpf_relay.bpf.o" "$kernel_variant" lsm

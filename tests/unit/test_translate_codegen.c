@@ -485,7 +485,8 @@ END_TEST
  * perf_event_open on a kernel with the series' kfunc: the attr in the blob,
  * a kprobe name inside it in the user image (the kfunc reads it as a user
  * address), a kfunc call with the BTF id the probe found and the recorded
- * pid, cpu and flags; a grouped event stays in user space.
+ * pid, cpu and flags, its int result sign-extended before the error test; a
+ * grouped event stays in user space.
  */
 START_TEST(perf_event_open_kfunc)
 {
@@ -534,6 +535,19 @@ START_TEST(perf_event_open_kfunc)
 	ck_assert_int_eq(l.insns[kfunc_at - 3].imm, 0);
 	ck_assert_int_eq(l.insns[kfunc_at - 2].dst_reg, BPF_REG_5);
 	ck_assert_int_eq(l.insns[kfunc_at - 2].imm, 8);
+	/*
+	 * the kfunc returns an int: r0 is sign-extended before the 64-bit error
+	 * test, or an error with the upper half zero passes for an fd
+	 */
+	ck_assert_uint_lt(kfunc_at + 3, l.nr_insns);
+	ck_assert_int_eq(l.insns[kfunc_at + 1].code, BPF_ALU64 | BPF_LSH | BPF_K);
+	ck_assert_int_eq(l.insns[kfunc_at + 1].dst_reg, BPF_REG_0);
+	ck_assert_int_eq(l.insns[kfunc_at + 1].imm, 32);
+	ck_assert_int_eq(l.insns[kfunc_at + 2].code, BPF_ALU64 | BPF_ARSH | BPF_K);
+	ck_assert_int_eq(l.insns[kfunc_at + 2].dst_reg, BPF_REG_0);
+	ck_assert_int_eq(l.insns[kfunc_at + 2].imm, 32);
+	ck_assert_int_eq(l.insns[kfunc_at + 3].code, BPF_JMP | BPF_JSLT | BPF_K);
+	ck_assert_int_eq(l.insns[kfunc_at + 3].dst_reg, BPF_REG_0);
 	bpfrr_loader_free(&l);
 
 	ir->calls[c].args[2] = 3;	/* in a group */
