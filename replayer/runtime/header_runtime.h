@@ -1038,27 +1038,36 @@ static inline int bpfrr_rt_signed_prog_load(const struct bpf_insn *insns, uint32
 
 /*
  * The kernel's verdict on a loaded program's signature, kept with the
- * program: the "sig_verdict:" line of its fdinfo ("verified", "unsigned"),
- * into buf; "unknown" on a kernel that shows none.
+ * program: the "sig_verdict:" line of its fdinfo ("verified", "unsigned")
+ * and, when verified, its "sig_keyring:" ("builtin", "secondary",
+ * "platform" or a key serial), into buf as "verified (keyring 1234)";
+ * "unknown" on a kernel that shows none.
  */
 static inline void bpfrr_rt_sig_verdict(int prog_fd, char *buf, size_t size)
 {
-	char path[64], line[256];
+	char path[64], line[256], verdict[64] = "unknown", keyring[64] = "";
 	FILE *f;
 
-	snprintf(buf, size, "unknown");
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", prog_fd);
 	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "sig_verdict:", 12))
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!v)
 			continue;
-		snprintf(buf, size, "%s", line + 12 + strspn(line + 12, " \t"));
-		buf[strcspn(buf, "\n")] = '\0';
-		break;
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "sig_verdict:", 12))
+			snprintf(verdict, sizeof(verdict), "%s", v);
+		else if (!strncmp(line, "sig_keyring:", 12))
+			snprintf(keyring, sizeof(keyring), "%s", v);
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	if (keyring[0])
+		snprintf(buf, size, "%s (keyring %s)", verdict, keyring);
+	else
+		snprintf(buf, size, "%s", verdict);
 }
 
 /* What the kernel's errno at a signed loader's load says, in a few words. */

@@ -69,7 +69,7 @@ for l in fx_maps opensnoop; do
 		exit 77
 	fi
 	sed 's/^/    /' $l.replay
-	if [ $status -eq 0 ] && grep -q '^replay: signed loader: verdict verified;' $l.replay &&
+	if [ $status -eq 0 ] && grep -q '^replay: signed loader: verdict verified[ ;]' $l.replay &&
 		grep -q '^verify: [0-9]* checks, 0 mismatches' $l.replay; then
 		pass "$l: signed replay verified by the kernel, 0 mismatches"
 	else
