@@ -1065,7 +1065,7 @@ static inline void bpfrr_rt_sig_verdict(int prog_fd, char *buf, size_t size)
 	if (f)
 		fclose(f);
 	if (keyring[0])
-		snprintf(buf, size, "%s (keyring %s)", verdict, keyring);
+		snprintf(buf, size, "%.24s (keyring %.24s)", verdict, keyring);
 	else
 		snprintf(buf, size, "%s", verdict);
 }
