@@ -1077,7 +1077,7 @@ static inline const char *bpfrr_rt_sig_refusal(int err)
 	case -EKEYREJECTED: return "signature rejected (not made by a key in the keyring over these bytes)";
 	case -ENOKEY: return "no such key or keyring";
 	case -EBADMSG: return "malformed signature";
-	case -E2BIG: return "this kernel takes no signature (no signed loaders)";
+	case -E2BIG: return "this kernel takes no signature (no signed loaders: the attr is past what it knows)";
 	case -EPERM:
 	case -EACCES: return "refused (an LSM, or the metadata map)";
 	case -EINVAL: return "invalid (the metadata map: not exclusive, frozen, a plain ARRAY?)";

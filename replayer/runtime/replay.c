@@ -487,8 +487,9 @@ static int run_signed(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 	r->t_sig_map = bpfrr_now_ns() - t0;
 	if (map_fd < 0) {
 		ret = replay_fail(r, -1, map_fd, "making the signed loader's metadata map (%u bytes, exclusive, "
-				  "frozen): %s%s", sg->blob_size, strerror(-map_fd), map_fd == -E2BIG ?
-				  ": this kernel takes no signature (no exclusive maps, no signed loaders)" : "");
+				  "frozen): %s%s", sg->blob_size, strerror(-map_fd), map_fd == -E2BIG || map_fd == -EINVAL ?
+				  ": this kernel takes no signature (no exclusive maps: stock 6.12 refuses "
+				  "excl_prog_hash with EINVAL)" : "");
 		goto out;
 	}
 	t0 = bpfrr_now_ns();
