@@ -13,7 +13,8 @@
 #  - with --keyring @u (the key is not there) it is refused too.
 # (The signed header is checked on the host, tests/host/translate-sign.t:
 # compiled, its signature verified by openssl.)
-# On the stock kernel signing is refused (no kfunc list, no signed loaders).
+# On the stock kernel signing for it is refused (no kfunc list), and a bundle
+# signed for any build (fx_onemap) is refused at the load, nothing left.
 # A patched kernel from before the signed-loader patches (no keys: add_key
 # fails with ENOSYS) skips the test (exit 77) once the bundles are signed.
 . "$(dirname "$0")/record-lib.sh"
@@ -36,6 +37,20 @@ if [ "$kernel_variant" = stock ]; then
 		grep -q 'syscall_prog_kfuncs\|take no signature' fx_maps.bundle.err &&
 			pass "stock: signing for this kernel refused: $(cat fx_maps.bundle.err)" ||
 			fail "stock: refused for another reason: $(cat fx_maps.bundle.err)"
+	fi
+	# fx_onemap has no kernel-specific value: signed for any build, refused here at the load
+	record_cmd fx_onemap.trace fx_onemap.rec.out "$FX/fx_onemap" || { fail "fx_onemap: bpfrr record exited $rc"; finish; }
+	if SIGN_TARGET= "$BPFRR" translate --sign-key key/key.pem --sign-cert key/cert.pem --assume-caps patched-6.12 \
+		-o fx_onemap.bundle fx_onemap.trace 2>fx_onemap.terr; then
+		take_max
+		"$BPFRR" replay fx_onemap.bundle >fx_onemap.out 2>fx_onemap.err
+		status=$?
+		[ $status -eq 1 ] && grep -q 'takes no signature' fx_onemap.err &&
+			pass "stock: a signed bundle is refused: $(head -n 1 fx_onemap.err)" ||
+			fail "stock: signed fx_onemap: exit $status: $(cat fx_onemap.err)"
+		check_nothing_left "stock: the refused signed replay"
+	else
+		fail "fx_onemap: signing for any build: $(cat fx_onemap.terr)"
 	fi
 	finish
 fi
