@@ -13,6 +13,12 @@
 #   sign_add_key DIR [KEYRING]  the certificate into KEYRING (default @s) as an
 #                            administrator would: keyctl padd asymmetric; prints
 #                            the key's serial
+#   sign_session SCRIPT [ARGS...]  once, re-runs SCRIPT in a session keyring of its
+#                            own (keyctl session -): a process with no session
+#                            keyring (the guest's init has none) that names @s gets
+#                            a new one that dies with it, so a key keyctl adds to
+#                            @s would be gone for the replay; a no-op on a kernel
+#                            without keys
 # $BPFRR (default /opt/bpfrr/bpfrr) is the bpfrr used; openssl and keyctl come
 # from PATH (the guest image has both: qemu/mkinitramfs).
 
@@ -36,4 +42,11 @@ sign_bundle() {
 
 sign_add_key() {
 	keyctl padd asymmetric bpfrr-test "${2:-@s}" <"$1/cert.der"
+}
+
+sign_session() {
+	[ -z "${BPFRR_SIGN_SESSION:-}" ] || return 0
+	keyctl session - true >/dev/null 2>&1 || return 0
+	export BPFRR_SIGN_SESSION=1
+	exec keyctl session - sh "$@"
 }

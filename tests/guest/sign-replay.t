@@ -24,6 +24,8 @@ flip=$ROOT/tests/guest/bundle-flip
 require_fixtures
 command -v keyctl >/dev/null || { fail "keyctl is not in the image"; finish; }
 command -v openssl >/dev/null || { fail "openssl is not in the image"; finish; }
+# the key goes into @s: a session keyring that outlives keyctl
+sign_session "$0" "$@"
 
 sign_make_key key || { fail "making a key: $(cat key/openssl.log)"; finish; }
 sign_make_key other || { fail "making a second key: $(cat other/openssl.log)"; finish; }
