@@ -3,7 +3,7 @@
  * benchtime: run a command once and print how long it took, for the
  * benchmarks of bench/ (host and guest; busybox has no sub-second clock).
  *
- *   benchtime [--ready] [--limit SECS] [--out FILE] [--err FILE] -- CMD [ARGS...]
+ *   benchtime [--ready [--int-after N]] [--limit SECS] [--out FILE] [--err FILE] -- CMD [ARGS...]
  *
  * Prints one line on stdout:
  *
@@ -19,7 +19,10 @@
  * loaded and attached), at which point SIGINT goes to the command's process
  * group, as a terminal's ^C would, again every 100 ms until it has exited
  * (I counts them), and T is the time to its exit.  Without --ready R and I
- * are 0 and the command runs to its end.
+ * are 0 and the command runs to its end.  --int-after N holds the first
+ * SIGINT back until the end of the command's N-th line (R stays the first):
+ * `bpfrr replay --hold` prints its report's two lines once loaded, and a
+ * ^C after the first would lose the second (its phase times).
  *
  * The command runs in a process group of its own, stdin from /dev/null,
  * stdout to --out FILE (default /dev/null; with --ready what the terminal
@@ -93,7 +96,8 @@ static void report_stuck(pid_t pid, long limit_s)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: " ME " [--ready] [--limit SECS] [--out FILE] [--err FILE] -- CMD [ARGS...]\n");
+	fprintf(stderr, "usage: " ME " [--ready [--int-after N]] [--limit SECS] [--out FILE] [--err FILE] -- CMD "
+		"[ARGS...]\n");
 	exit(2);
 }
 
@@ -135,7 +139,7 @@ int main(int argc, char **argv)
 	const char *out_path = "/dev/null", *err_path = "/dev/null";
 	bool ready_mode = false, ready_seen = false, timed_out = false;
 	long long t0, t_ready = 0, t_last_int = 0, t_end, deadline;
-	int nr_int = 0;
+	int nr_int = 0, lines = 0, int_after = 1;
 	char *slave_name = NULL, *end;
 	int master = -1, out_fd = -1, status = 0;
 	struct sigaction on_chld = { .sa_handler = note_sigchld };
@@ -150,6 +154,12 @@ int main(int argc, char **argv)
 			break;
 		} else if (!strcmp(argv[i], "--ready")) {
 			ready_mode = true;
+		} else if (!strcmp(argv[i], "--int-after") && i + 1 < argc) {
+			int_after = (int)strtol(argv[++i], &end, 10);
+			if (*end || int_after < 1) {
+				fprintf(stderr, ME ": --int-after: '%s' is not a positive number of lines\n", argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
 			errno = 0;
 			limit_s = strtol(argv[++i], &end, 10);
@@ -236,7 +246,7 @@ int main(int argc, char **argv)
 		 * the signal came just before its sleep() (both race with a real
 		 * ^C too).  Like an impatient user, send it again every 100 ms.
 		 */
-		if (ready_seen) {
+		if (nr_int) {
 			if (now_us() - t_last_int >= RESEND_INT_US) {
 				kill(-pid, SIGINT);
 				t_last_int = now_us();
@@ -257,12 +267,18 @@ int main(int argc, char **argv)
 			master = -1;
 			continue;
 		}
-		if (!ready_seen && memchr(buf, '\n', n)) {
-			t_ready = now_us();
-			t_last_int = t_ready;
-			ready_seen = true;
-			kill(-pid, SIGINT);
-			nr_int = 1;
+		for (i = 0; i < n && !nr_int; i++) {
+			if (buf[i] != '\n')
+				continue;
+			if (!ready_seen) {
+				t_ready = now_us();
+				ready_seen = true;
+			}
+			if (++lines >= int_after) {
+				t_last_int = now_us();
+				kill(-pid, SIGINT);
+				nr_int = 1;
+			}
 		}
 		if (write(out_fd, buf, n) != n) {
 			fprintf(stderr, ME ": %s: %s\n", out_path, strerror(errno));

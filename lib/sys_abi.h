@@ -61,6 +61,11 @@ enum bpfrr_sys {
 	BPFRR_SYS_OPENAT,
 	BPFRR_SYS_OPENAT2,
 	BPFRR_SYS_PIDFD_GETFD,
+	BPFRR_SYS_MKDIR,
+	BPFRR_SYS_MKDIRAT,
+	BPFRR_SYS_RMDIR,
+	BPFRR_SYS_UNLINK,
+	BPFRR_SYS_UNLINKAT,
 	BPFRR_SYS__MAX,
 };
 
@@ -142,6 +147,8 @@ enum bpfrr_sys_fd_op {
 	BPFRR_SYS_FD_USES,		/* acts on the object of fd_arg, which must be of the
 					 * param's kind; not followed on other fds */
 	BPFRR_SYS_FD_BY_SUB,		/* the sub-row says (fcntl) */
+	BPFRR_SYS_FD_FS,		/* no fd: makes or removes the directory entry at its path
+					 * (mkdir, unlink); recorded when that is on a bpffs */
 };
 
 /* Where the close-on-exec flag of a new fd comes from. */
@@ -187,6 +194,7 @@ enum bpfrr_sys_replay {
 	BPFRR_SYS_REPLAY_PERF_EVENT_OPEN, /* BPFRR_IR_PERF_EVENT_OPEN (decoder: the attr's PMU, names) */
 	BPFRR_SYS_REPLAY_IOCTL,		/* BPFRR_IR_IOCTL, for sub-rows with BPFRR_SYSF_REPLAYS */
 	BPFRR_SYS_REPLAY_PATH,		/* an open: the replayer opens the recorded path */
+	BPFRR_SYS_REPLAY_MKDIR,		/* a directory on a bpffs: the replayer makes it */
 };
 
 /* Row and sub-row flags. */
@@ -200,6 +208,7 @@ enum bpfrr_sys_replay {
 /* The front end's classes beyond the bpf() command classes (enum bpfrr_cmd_class). */
 #define BPFRR_SYS_CLASS_FD	(BPFRR_CMD_CLASS_TEST_RUN + 1)	/* fd bookkeeping: close, dup, fcntl */
 #define BPFRR_SYS_CLASS_OPEN	(BPFRR_CMD_CLASS_TEST_RUN + 2)	/* open of a file (cgroup dir, tracefs id) */
+#define BPFRR_SYS_CLASS_BPFFS	(BPFRR_CMD_CLASS_TEST_RUN + 3)	/* mkdir, rmdir, unlink on a bpffs */
 
 /* One command of a multiplexed call: an fcntl cmd, an ioctl request. */
 struct bpfrr_sys_sub {
@@ -232,9 +241,10 @@ struct bpfrr_sys_desc {
 	uint8_t cloexec;		/* NEW, GET, DUP: enum bpfrr_sys_cloexec */
 	int8_t cloexec_arg;
 	uint32_t cloexec_mask;
-	/* opens */
+	/* opens, and the FD_FS calls */
 	int8_t dirfd_arg;		/* the directory a relative path is resolved in; -1: the cwd */
 	int8_t oflags_arg;		/* the open flags, -1: none */
+	int8_t mode_arg;		/* mkdir: the mode, -1: none */
 	bool oflags_in_struct;		/* oflags_arg points to a struct whose first u64 they are,
 					 * of the size in the next argument (openat2's open_how) */
 	/* memory its arguments point to */

@@ -102,7 +102,7 @@ static const struct bpfrr_sys_sub perf_ioctls[] = {
 #pragma GCC diagnostic ignored "-Woverride-init"
 #define SYS(id, x86_64, aarch64, ...) \
 	[BPFRR_SYS_##id] = { .nr_x86_64 = x86_64, .nr_aarch64 = aarch64, .fd_arg = -1, .newfd_arg = -1, \
-			     .cloexec_arg = -1, .dirfd_arg = -1, .oflags_arg = -1, .sub_arg = -1, \
+			     .cloexec_arg = -1, .dirfd_arg = -1, .oflags_arg = -1, .mode_arg = -1, .sub_arg = -1, \
 			     __VA_ARGS__ }
 #define NAME(n, nr)	.name = n, .nr_args = nr
 #define PARAMS(...)	.params = { __VA_ARGS__ }
@@ -172,6 +172,32 @@ static const struct bpfrr_sys_desc sys_table[BPFRR_SYS__MAX] = {
 	    PARAMS(ARG("pidfd", FD), ARG("fd", FD), ARG("flags", UINT)),
 	    CLS(BPFRR_CMD_CLASS_GET), FD_OP(GET), .new_kind = BPFRR_OBJ_ANY,
 	    .cloexec = BPFRR_SYS_CLOEXEC_ALWAYS),
+	/*
+	 * Directories and names on a bpffs (bpftool prog loadall makes the
+	 * directory it pins into): recorded only when the path is on one (the
+	 * recorder asks statfs() of its directory); aarch64 has only the *at calls.
+	 */
+	SYS(MKDIR, 83, -1, NAME("mkdir", 2),
+	    PARAMS(ARG("pathname", PTR), ARG("mode", MODE)),
+	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS), .replay = BPFRR_SYS_REPLAY_MKDIR, .mode_arg = 1,
+	    .cap = { CAP("pathname", 0, ENTRY, IN, PATH, STRING, PATH_CAP) }),
+	SYS(MKDIRAT, 258, A64(34, mkdirat), NAME("mkdirat", 3),
+	    PARAMS(ARG("dfd", DIRFD), ARG("pathname", PTR), ARG("mode", MODE)),
+	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS), .replay = BPFRR_SYS_REPLAY_MKDIR, .dirfd_arg = 0,
+	    .mode_arg = 2, .cap = { CAP("pathname", 1, ENTRY, IN, PATH, STRING, PATH_CAP) }),
+	SYS(RMDIR, 84, -1, NAME("rmdir", 1),
+	    PARAMS(ARG("pathname", PTR)),
+	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS),
+	    .cap = { CAP("pathname", 0, ENTRY, IN, PATH, STRING, PATH_CAP) }),
+	SYS(UNLINK, 87, -1, NAME("unlink", 1),
+	    PARAMS(ARG("pathname", PTR)),
+	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS),
+	    .cap = { CAP("pathname", 0, ENTRY, IN, PATH, STRING, PATH_CAP) }),
+	/* flags: AT_REMOVEDIR (0x200) makes it an rmdir */
+	SYS(UNLINKAT, 263, A64(35, unlinkat), NAME("unlinkat", 3),
+	    PARAMS(ARG("dfd", DIRFD), ARG("pathname", PTR), ARG("flag", HEX)),
+	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS), .dirfd_arg = 0,
+	    .cap = { CAP("pathname", 1, ENTRY, IN, PATH, STRING, PATH_CAP) }),
 };
 
 /* --- access ------------------------------------------------------------------------------ */
@@ -282,7 +308,7 @@ const char *bpfrr_sys_fd_op_name(enum bpfrr_sys_fd_op op)
 		[BPFRR_SYS_FD_NONE] = "none", [BPFRR_SYS_FD_CLOSE] = "close",
 		[BPFRR_SYS_FD_CLOSE_RANGE] = "close_range", [BPFRR_SYS_FD_DUP] = "dup",
 		[BPFRR_SYS_FD_SETFD] = "setfd", [BPFRR_SYS_FD_NEW] = "new", [BPFRR_SYS_FD_GET] = "get",
-		[BPFRR_SYS_FD_USES] = "uses", [BPFRR_SYS_FD_BY_SUB] = "by_sub",
+		[BPFRR_SYS_FD_USES] = "uses", [BPFRR_SYS_FD_BY_SUB] = "by_sub", [BPFRR_SYS_FD_FS] = "fs",
 	};
 
 	return (unsigned int)op < ARRAY_SIZE(names) ? names[op] : NULL;

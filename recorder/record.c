@@ -57,7 +57,8 @@ static const char usage_text[] =
 	"                              identified from /proc when bpf() uses them\n"
 	"      --no-identity   do not query the kernel id/tag of created objects\n"
 	"  -v, --verbose       print one line per bpf() call on stderr\n"
-	"  -s, --summary       print what was recorded on stderr at the end\n"
+	"  -s, --summary       print what was recorded, and where the recorder's time went,\n"
+	"                      on stderr at the end\n"
 	"      --print-filter  print the seccomp filter (libseccomp pseudo code), exit\n"
 	"  -h, --help          this text\n"
 	"\n"
@@ -238,6 +239,11 @@ static void seize_failed(pid_t child, int err)
 		fprintf(stderr, "bpfrr record: PTRACE_SEIZE: %s\n", strerror(err));
 }
 
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
 static int exit_code(int status)
 {
 	if (WIFEXITED(status))
@@ -316,6 +322,7 @@ int bpfrr_record_main(int argc, char **argv)
 	opt.argv = argv + optind;
 
 	memset(&s, 0, sizeof(s));
+	s.times.start = rec_now_ns();
 	s.opt = &opt;
 	s.nr_cpus = rec_nr_possible_cpus();
 	s.kprobe_type = pmu_type("kprobe");
@@ -362,6 +369,7 @@ int bpfrr_record_main(int argc, char **argv)
 	close(go[1]);
 
 	err = rec_loop_run(&s);
+	s.times.end = rec_now_ns();
 	forward_pid = 0;
 	rec_symbols_end(&s);
 	rec_elf_free(&s);
@@ -374,10 +382,18 @@ int bpfrr_record_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr record: %s: %s\n", opt.output, strerror(-ret));
 		return REC_EXIT_SELF;
 	}
-	if (summary)
+	if (summary) {
+		const struct rec_times *tm = &s.times;
+
 		fprintf(stderr, "bpfrr record: %s: %llu bpf() calls, %llu other calls, %llu stops\n",
 			opt.output, (unsigned long long)s.bpf_calls, (unsigned long long)s.other_calls,
 			(unsigned long long)s.stops);
+		fprintf(stderr, "bpfrr record: times (ms): start-up %.2f, waiting %.2f, bpf() entries %.2f, exits "
+			"%.2f, other calls %.2f, %.2f, task events %.2f, end %.2f; of those identity queries %.2f, "
+			"symbols %.2f, executable scans %.2f\n", ms(tm->loop - tm->start), ms(tm->wait),
+			ms(tm->bpf_entry), ms(tm->bpf_exit), ms(tm->sys_entry), ms(tm->sys_exit), ms(tm->events),
+			ms(rec_now_ns() - tm->end), ms(tm->identity), ms(tm->symbols), ms(tm->scan));
+	}
 	if (s.refused)
 		return REC_EXIT_SELF;
 	return s.leader_done ? exit_code(s.leader_status) : REC_EXIT_SELF;

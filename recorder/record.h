@@ -68,6 +68,8 @@ struct rec_options {
 int rec_filter_install(enum rec_opens opens);
 /* Write the filter as a readable list of rules (for --print-filter). */
 int rec_filter_print(enum rec_opens opens, int fd);
+/* The same filter as classic BPF (struct sock_filter[]), written to fd: 0 or -errno. */
+int rec_filter_export(enum rec_opens opens, int fd);
 
 /* --- fd tables (record_fdtab.c) ---------------------------------------------- */
 
@@ -197,7 +199,24 @@ struct rec_task {
 	bool group_stopped;		/* in a group-stop we answered with PTRACE_LISTEN */
 	struct rec_call *call;		/* the call between its entry and exit stops */
 	bool exe_unscanned;		/* its image not yet scanned for embedded BPF objects */
+	bool last_entry_bpf;		/* its last seccomp stop was a bpf() call (--summary's times) */
 	struct rec_task *hnext;
+};
+
+/*
+ * Where the recorder's wall time went, in ns (--summary prints it): from
+ * its start to the loop (start-up: the trace's first records, the fork of
+ * the child), handling stops up to the ptrace() that resumes the tracee:
+ * bpf() entries and exits, other calls' entries and exits, task events
+ * (clone, exec, exit, signals); the rest of the loop is wait (the tracees
+ * running, the filter built in the child, its exec, the kernel switching);
+ * end: the trace closed.  identity, symbols and scan are parts of the
+ * handlers' time: the identity queries, the SYMBOL names, the scans of
+ * executables.
+ */
+struct rec_times {
+	uint64_t start, loop, wait, bpf_entry, bpf_exit, sys_entry, sys_exit, events, end;
+	uint64_t identity, symbols, scan;
 };
 
 struct rec_session {
@@ -217,6 +236,7 @@ struct rec_session {
 	struct rec_task *tasks[256];	/* hash on tid */
 	uint64_t stops, bpf_calls, other_calls;
 	struct rec_elf_state *elf;	/* files looked at for BPF ELF objects (record_elf.c) */
+	struct rec_times times;		/* where the recorder's own time went (--summary) */
 };
 
 /* Run the loop until every tracee is gone. 0 or -1 on a recorder failure. */
@@ -274,6 +294,16 @@ void rec_fd_exec(struct rec_session *s, struct rec_task *t);
  * is recorded as such).
  */
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
+
+/*
+ * vmlinux's BTF as the kernel hands it over through bpf() (the object named
+ * "vmlinux": id known_id if not 0, else the first kernel BTF of that name),
+ * parsed: the same bytes as /sys/kernel/btf/vmlinux in one copy instead of
+ * the page per read(2) that sysfs gives.  NULL when bpf() cannot (then the
+ * file is read).
+ */
+struct btf;
+struct btf *rec_vmlinux_btf_copy(uint32_t known_id);
 
 /* --- symbols (record_symbols.c) ---------------------------------------------- */
 

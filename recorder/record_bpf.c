@@ -241,7 +241,12 @@ void rec_bpf_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 					      init_env(&we, &w), on_buf, &w);
 	}
 
-	rec_symbols_bpf(s, t, c, init_env(&we, &w));
+	{
+		uint64_t t0 = rec_now_ns();
+
+		rec_symbols_bpf(s, t, c, init_env(&we, &w));
+		s->times.symbols += rec_now_ns() - t0;
+	}
 	memset(&rec, 0, sizeof(rec));
 	rec.seq = c->seq;
 	rec.tid = t->tid;

@@ -22,6 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "record.h"
 
 /* Room for newer (larger) info structs than the build machine's headers know. */
@@ -47,17 +49,51 @@ static int obj_get_info(int fd, void *info, uint32_t *len)
 	return 0;
 }
 
+/*
+ * One pidfd kept for the last task group asked about: a loader makes its
+ * objects one after another in one process, so the pidfd_open() and close()
+ * of every query were two syscalls per object for nothing.  A pidfd names
+ * its process, not its number: once that process is gone pidfd_getfd()
+ * fails with ESRCH, and the pid is opened afresh (its number may now be
+ * another traced process's).
+ */
+static struct {
+	pid_t tgid;
+	int pidfd;
+} pidfd_cache = { 0, -1 };
+
+static int pidfd_of(pid_t tgid, bool fresh)
+{
+	if (pidfd_cache.pidfd >= 0 && (fresh || pidfd_cache.tgid != tgid)) {
+		close(pidfd_cache.pidfd);
+		pidfd_cache.pidfd = -1;
+	}
+	if (pidfd_cache.pidfd < 0) {
+		int pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+
+		if (pidfd < 0)
+			return -errno;
+		pidfd_cache.tgid = tgid;
+		pidfd_cache.pidfd = pidfd;
+	}
+	return pidfd_cache.pidfd;
+}
+
 static int pidfd_dup(pid_t tgid, int fd)
 {
-	int pidfd, dup, err;
+	int pidfd, dup, attempt;
 
-	pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (pidfd < 0)
-		return -errno;
-	dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	err = errno;
-	close(pidfd);
-	return dup < 0 ? -err : dup;
+	for (attempt = 0; attempt < 2; attempt++) {
+		pidfd = pidfd_of(tgid, attempt > 0);
+		if (pidfd < 0)
+			return pidfd;
+		dup = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+		if (dup >= 0)
+			return dup;
+		if (errno != ESRCH)
+			break;
+	}
+	return -errno;
 }
 
 struct rec_obj_query {
@@ -187,7 +223,18 @@ static int query(struct rec_obj_query *q)
 	return 0;
 }
 
+static int identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
+
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e)
+{
+	uint64_t t0 = rec_now_ns();
+	int err = identity_query(s, t, seq, fd, e);
+
+	s->times.identity += rec_now_ns() - t0;
+	return err;
+}
+
+static int identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e)
 {
 	struct bpfrr_rec_object o = {
 		.seq = seq,
@@ -213,13 +260,16 @@ int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, 
 	}
 	/* make sure the duplicate is what the table says before asking bpf() about it */
 	{
+		static pid_t self;	/* the recorder; getpid() is a syscall each time */
 		char link[64], target[128];
 		ssize_t n;
 
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", q->fd);
 		n = readlink(link, target, sizeof(target) - 1);
 		target[n > 0 ? n : 0] = 0;
-		kind = rec_kind_from_link(target, getpid(), q->fd);
+		if (!self)
+			self = getpid();
+		kind = rec_kind_from_link(target, self, q->fd);
 	}
 	if (kind != e->kind) {
 		err = -EBADF;
@@ -251,4 +301,79 @@ out:
 			rec_write_failed(s, werr);
 	}
 	return err;
+}
+
+/* --- vmlinux BTF through bpf() ------------------------------------------------------- */
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	int ret = (int)syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* fd of BTF object id if it is the kernel's "vmlinux" (its size in *size), else -errno */
+static int vmlinux_fd(uint32_t id, uint32_t *size)
+{
+	struct bpf_btf_info info;
+	union bpf_attr attr;
+	char name[16];
+	uint32_t len = sizeof(info);
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf_id = id;
+	fd = sys_bpf(BPF_BTF_GET_FD_BY_ID, &attr);
+	if (fd < 0)
+		return fd;
+	memset(&info, 0, sizeof(info));
+	memset(name, 0, sizeof(name));
+	info.name = (uint64_t)(uintptr_t)name;
+	info.name_len = sizeof(name);
+	err = obj_get_info(fd, &info, &len);
+	if (!err && (!info.kernel_btf || strcmp(name, "vmlinux") || !info.btf_size))
+		err = -ENOENT;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*size = info.btf_size;
+	return fd;
+}
+
+struct btf *rec_vmlinux_btf_copy(uint32_t known_id)
+{
+	struct bpf_btf_info info;
+	union bpf_attr attr;
+	struct btf *btf = NULL;
+	uint32_t id = known_id, size = 0, len = sizeof(info), tries;
+	void *data;
+	int fd = -ENOENT;
+
+	if (id) {
+		fd = vmlinux_fd(id, &size);
+	} else {
+		/* vmlinux's BTF is registered at boot, before any module's: the first ids */
+		for (tries = 0; tries < 8 && fd < 0; tries++) {
+			memset(&attr, 0, sizeof(attr));
+			attr.start_id = id;
+			if (sys_bpf(BPF_BTF_GET_NEXT_ID, &attr) < 0)
+				return NULL;
+			id = attr.next_id;
+			fd = vmlinux_fd(id, &size);
+		}
+	}
+	if (fd < 0)
+		return NULL;
+	data = malloc(size);
+	if (data) {
+		memset(&info, 0, sizeof(info));
+		info.btf = (uint64_t)(uintptr_t)data;
+		info.btf_size = size;
+		if (!obj_get_info(fd, &info, &len) && info.btf_size == size)
+			btf = btf__new(data, size);	/* copies; NULL on error (libbpf 1.x) */
+		free(data);
+	}
+	close(fd);
+	return btf;
 }

@@ -428,10 +428,18 @@ static void refuse(struct rec_session *s, struct rec_task *t, const char *what)
 
 /* --- resuming -------------------------------------------------------------------- */
 
+/*
+ * When the last stop was answered: on one CPU the resumed tracee may run at
+ * once, before the handler returns, and that time is the tracee's, not the
+ * handler's (--summary's times stop here).
+ */
+static uint64_t resumed_ns;
+
 static void resume(struct rec_task *t, int sig)
 {
 	long req = t->call ? PTRACE_SYSCALL : PTRACE_CONT;
 
+	resumed_ns = rec_now_ns();
 	if (ptrace(req, t->tid, 0, (void *)(long)sig) < 0 && errno != ESRCH)
 		fprintf(stderr, "bpfrr record: resuming task %d: %s\n", (int)t->tid, strerror(errno));
 }
@@ -453,10 +461,14 @@ static bool is_stop_signal(int sig)
  */
 static void scan_exe(struct rec_session *s, struct rec_task *t)
 {
+	uint64_t t0;
+
 	if (!t->exe_unscanned)
 		return;
 	t->exe_unscanned = false;
+	t0 = rec_now_ns();
 	rec_elf_exe(s, t);
+	s->times.scan += rec_now_ns() - t0;
 }
 
 static void on_seccomp(struct rec_session *s, struct rec_task *t)
@@ -501,6 +513,7 @@ static void on_seccomp(struct rec_session *s, struct rec_task *t)
 	for (i = 0; i < 6; i++)
 		c->args[i] = info.seccomp.args[i];
 	c->t_enter_ns = rec_now_ns();
+	t->last_entry_bpf = c->sys == BPFRR_SYS_BPF;
 	if (c->sys == BPFRR_SYS_BPF) {
 		scan_exe(s, t);
 		want_exit = rec_bpf_enter(s, t, c);
@@ -721,13 +734,25 @@ static void on_stop(struct rec_session *s, pid_t tid, int status)
 		return;
 	}
 	if (sig == (SIGTRAP | 0x80)) {
+		uint64_t *acc = t->call && t->call->sys == BPFRR_SYS_BPF ? &s->times.bpf_exit : &s->times.sys_exit;
+		uint64_t t0 = rec_now_ns();
+
+		resumed_ns = 0;
 		on_syscall_exit(s, t);
+		*acc += (resumed_ns > t0 ? resumed_ns : rec_now_ns()) - t0;
 		return;
 	}
 	switch (event) {
-	case PTRACE_EVENT_SECCOMP:
+	case PTRACE_EVENT_SECCOMP: {
+		uint64_t t0 = rec_now_ns();
+
+		resumed_ns = 0;
 		on_seccomp(s, t);
+		/* the call the stop was for: still pending (an exit stop to come) or just freed */
+		*(t->last_entry_bpf ? &s->times.bpf_entry : &s->times.sys_entry) +=
+			(resumed_ns > t0 ? resumed_ns : rec_now_ns()) - t0;
 		return;
+	}
 	case PTRACE_EVENT_CLONE:
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
@@ -777,9 +802,13 @@ int rec_loop_run(struct rec_session *s)
 		return -1;
 	emit_task(s, BPFRR_TASK_START, leader, 0, 0, 0);
 
+	s->times.loop = rec_now_ns();
 	for (;;) {
+		uint64_t t1;
 		int status;
 		pid_t tid = waitpid(-1, &status, __WALL);
+
+		t1 = rec_now_ns();
 
 		if (tid < 0) {
 			if (errno == EINTR)
@@ -789,15 +818,28 @@ int rec_loop_run(struct rec_session *s)
 			fprintf(stderr, "bpfrr record: waitpid: %s\n", strerror(errno));
 			return -1;
 		}
-		if (WIFEXITED(status) || WIFSIGNALED(status))
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
 			on_gone(s, tid, status);
-		else if (WIFSTOPPED(status))
+			s->times.events += rec_now_ns() - t1;
+		} else if (WIFSTOPPED(status)) {
+			uint64_t in_calls = s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
+					    s->times.sys_exit;
+
+			resumed_ns = 0;
 			on_stop(s, tid, status);
+			/* what the call handlers did not count: clone, exec, exit, signal stops */
+			s->times.events += (resumed_ns > t1 ? resumed_ns : rec_now_ns()) - t1 -
+					   (s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
+					    s->times.sys_exit - in_calls);
+		}
 		if (s->write_err && !s->killed_all) {
 			/* the trace cannot be written: the command must not run unobserved */
 			kill_all(s);
 			s->killed_all = true;
 		}
 	}
+	/* the rest of the loop: waiting for stops, the tracees running between them */
+	s->times.wait = rec_now_ns() - s->times.loop - s->times.bpf_entry - s->times.bpf_exit - s->times.sys_entry -
+			s->times.sys_exit - s->times.events;
 	return 0;
 }

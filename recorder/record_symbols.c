@@ -14,7 +14,8 @@
  * KERNEL_BTF ids, lib/bpf_abi.h), the instructions (kfunc calls and ksym
  * loads, found by lib/bpf_disasm.h), kprobe_multi addresses and the
  * perf_event_attr of perf_event_open().  The names come from files, each
- * read once on first need (record_symbols.h); nothing here calls bpf().
+ * read once on first need (record_symbols.h); nothing here calls bpf()
+ * (vmlinux's BTF may come through it: record_identity.c).
  * A module BTF fd is known by the name the recorder's identity query got
  * for it (record_identity.c hands every kernel BTF object over).
  */
@@ -65,6 +66,7 @@ struct st_seen {
 struct rec_symtab {
 	char *root_btf, *root_notes, *root_tracefs, *root_pmus, *root_kallsyms;
 	bool hash_btf;
+	bool system_btf;		/* root_btf is the system's: vmlinux may come through bpf() */
 
 	struct utsname uts;
 	char build_id[BPFRR_BUILD_ID_HEX];
@@ -112,6 +114,7 @@ struct rec_symtab *rec_symtab_new(const struct rec_symtab_roots *roots)
 	st->root_pmus = dup_or(roots->pmus, "/sys/bus/event_source/devices");
 	st->root_kallsyms = dup_or(roots->kallsyms, "/proc/kallsyms");
 	st->hash_btf = roots->hash_btf;
+	st->system_btf = !roots->btf;
 	if (!st->root_btf || !st->root_notes || (roots->tracefs && !st->root_tracefs) || !st->root_pmus ||
 	    !st->root_kallsyms) {
 		rec_symtab_free(st);
@@ -236,15 +239,26 @@ const char *rec_symtab_btf_object_name(const struct rec_symtab *st, uint32_t id)
 	return bpfrr_u64map_get(&st->btf_objs, id, &v) ? (const char *)(uintptr_t)v : NULL;
 }
 
-/* vmlinux BTF, parsed on the first id that needs it (NULL: none) */
+/*
+ * vmlinux BTF, parsed on the first id that needs it (NULL: none).  The
+ * system's comes from the kernel in one copy (record_identity.c): sysfs
+ * hands /sys/kernel/btf/vmlinux out a page per read(2), some 1400 reads
+ * for the 5.5 MB of the patched guest kernel, tens of ms under TCG for
+ * every recording of a load with a BTF id (runqlat, biolatency).  The file
+ * is the fallback, and the only source under test roots.
+ */
 static struct btf *vmlinux_btf(struct rec_symtab *st)
 {
 	char path[4096];
 
 	if (!st->vmlinux_tried) {
 		st->vmlinux_tried = true;
-		snprintf(path, sizeof(path), "%s/vmlinux", st->root_btf);
-		st->vmlinux = btf__parse(path, NULL);	/* NULL on failure (libbpf 1.x) */
+		if (st->system_btf)
+			st->vmlinux = rec_vmlinux_btf_copy(st->vmlinux_obj_id);
+		if (!st->vmlinux) {
+			snprintf(path, sizeof(path), "%s/vmlinux", st->root_btf);
+			st->vmlinux = btf__parse(path, NULL);	/* NULL on failure (libbpf 1.x) */
+		}
 	}
 	return st->vmlinux;
 }
@@ -359,6 +373,20 @@ static int scan_tracefs(struct rec_symtab *st, const char *root)
 	}
 	closedir(events);
 	return st->tps.nr ? 0 : -1;
+}
+
+int rec_symtab_tp_seen(struct rec_symtab *st, uint64_t id, const char *name)
+{
+	char *copy;
+
+	if (bpfrr_u64map_get(&st->tps, id, NULL))
+		return 0;
+	copy = strdup(name);
+	if (!copy || bpfrr_u64map_put(&st->tps, id, (uintptr_t)copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static void load_tracepoints(struct rec_symtab *st)
@@ -505,7 +533,9 @@ void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 		name_btf_id(st, value, module, btf_obj_id, sym);
 		break;
 	case BPFRR_SYM_TP_ID:
-		load_tracepoints(st);
+		/* an id file the loader read names it; else every id file of tracefs */
+		if (!bpfrr_u64map_get(&st->tps, value, NULL))
+			load_tracepoints(st);
 		if (bpfrr_u64map_get(&st->tps, value, &v))
 			sym->name = (const char *)(uintptr_t)v;
 		break;

@@ -41,6 +41,14 @@ void rec_symtab_free(struct rec_symtab *st);
  */
 void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k);
 
+/*
+ * A tracepoint id the recorder saw in tracefs, in the id file of events/NAME
+ * ("category/event") that the loader opened: naming that id then needs no
+ * scan of tracefs (thousands of directories; tens of ms under TCG).
+ * 0 or -ENOMEM.
+ */
+int rec_symtab_tp_seen(struct rec_symtab *st, uint64_t id, const char *name);
+
 /* A kernel BTF object the recorder identified: its id and name ("vmlinux", a module). 0 or -ENOMEM. */
 int rec_symtab_btf_object(struct rec_symtab *st, uint32_t id, const char *name);
 /* The name of BTF object id, or NULL if the recorder never identified it. */

@@ -25,12 +25,14 @@
 #include <linux/close_range.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
+#include <sys/statfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "record.h"
+#include "record_symbols.h"
 
 static uint64_t next_seq(struct rec_session *s)
 {
@@ -514,6 +516,70 @@ static bool enter_open(struct rec_session *s, struct rec_task *t, struct rec_cal
 	return true;
 }
 
+/* --- mkdir, rmdir, unlink on a bpffs ----------------------------------------------------- */
+
+#define BPF_FS_MAGIC_NR	0xcafe4a11	/* <linux/magic.h> BPF_FS_MAGIC */
+
+/* Is the directory an absolute path names an entry of on a bpffs? */
+static bool entry_on_bpffs(const char *abs)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(abs, '/');
+	struct statfs st;
+	size_t n;
+
+	if (!slash)
+		return false;
+	n = slash == abs ? 1 : (size_t)(slash - abs);
+	if (n >= sizeof(dir))
+		return false;
+	memcpy(dir, abs, n);
+	dir[n] = '\0';
+	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC_NR;
+}
+
+/*
+ * A call that makes or removes a directory entry (BPFRR_SYS_FD_FS): recorded
+ * when the entry's directory is on a bpffs, a state loaders build (the
+ * directory bpftool prog loadall pins into); its path resolved against the
+ * task's dirfd or cwd goes into the record at exit ("path"), as an open's.
+ */
+static bool enter_fs(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	const struct bpfrr_sys_desc *d = c->desc;
+	int dirfd = d->dirfd_arg < 0 ? AT_FDCWD : (int)c->args[d->dirfd_arg];
+	size_t len = 0;
+	char *path, *abs;
+
+	path = rec_mem_read_str(t->tid, c->args[d->cap[0].arg], d->cap[0].len, &len);
+	if (!path)
+		return false;	/* the kernel will fail it with EFAULT / ENAMETOOLONG */
+	abs = resolve_path(t->tid, dirfd, path);
+	free(path);
+	if (!abs || abs[0] != '/' || !entry_on_bpffs(abs)) {
+		free(abs);
+		return false;
+	}
+	c->seq = next_seq(s);
+	capture(s, t, c, BPFRR_PHASE_ENTRY, 0);
+	c->str = abs;
+	return true;
+}
+
+static void exit_fs(struct rec_session *s, struct rec_task *t, struct rec_call *c)
+{
+	struct bpfrr_trace_region reg = {
+		.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT, .content = BPFRR_CONTENT_PATH, .path = "path",
+	};
+
+	capture(s, t, c, BPFRR_PHASE_EXIT, 0);
+	if (c->str) {
+		reg.len = reg.want_len = strlen(c->str) + 1;
+		rec_call_add_bytes(s, c, &reg, c->str, strlen(c->str) + 1, false);
+	}
+	rec_emit_syscall(s, t, c);
+}
+
 /* The open flags of an open, as its row says where they are. */
 static uint64_t open_flags(struct rec_task *t, const struct rec_call *c)
 {
@@ -546,6 +612,37 @@ static bool new_fd_cloexec(struct rec_task *t, const struct rec_call *c, unsigne
 	}
 }
 
+/*
+ * A tracefs events/CATEGORY/NAME/id file and the number it holds: the
+ * symbol table learns the name of that tracepoint id (record_symbols.h), so
+ * that the perf_event_open() that uses it does not scan tracefs.
+ */
+static void tracepoint_seen(struct rec_session *s, const char *path, const char *text, size_t len)
+{
+	const char *ev = strstr(path, "/events/"), *slash;
+	char num[32], name[256], *end;
+	size_t n = strlen(path);
+	uint64_t id;
+
+	if (!s->symtab || !ev || n < 3 || strcmp(path + n - 3, "/id") || !len || len >= sizeof(num))
+		return;
+	ev += strlen("/events/");
+	slash = strchr(ev, '/');
+	/* exactly CATEGORY/NAME/id */
+	if (!slash || slash == ev || (size_t)(path + n - 3 - ev) >= sizeof(name) || strchr(slash + 1, '/') != path + n - 3 ||
+	    slash + 1 == path + n - 3)
+		return;
+	memcpy(num, text, len);
+	num[len] = '\0';
+	errno = 0;
+	id = strtoull(num, &end, 10);
+	if (errno || end == num || (*end && *end != '\n'))
+		return;
+	memcpy(name, ev, (size_t)(path + n - 3 - ev));
+	name[path + n - 3 - ev] = '\0';
+	rec_symtab_tp_seen(s->symtab, id, name);
+}
+
 static void add_file_content(struct rec_session *s, struct rec_call *c, const char *path)
 {
 	struct bpfrr_trace_region reg = {
@@ -567,6 +664,7 @@ static void add_file_content(struct rec_session *s, struct rec_call *c, const ch
 		return;
 	reg.len = reg.want_len = (uint64_t)n;
 	rec_call_add_bytes(s, c, &reg, buf, (size_t)n, false);
+	tracepoint_seen(s, path, buf, (size_t)n);
 }
 
 /* A call that made an fd (FD_NEW, FD_GET) returned it. */
@@ -681,6 +779,8 @@ bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 		return true;
 	case BPFRR_SYS_FD_USES:
 		return enter_uses(s, t, c);
+	case BPFRR_SYS_FD_FS:
+		return enter_fs(s, t, c);
 	default:
 		return false;
 	}
@@ -700,6 +800,9 @@ void rec_sys_exit(struct rec_session *s, struct rec_task *t, struct rec_call *c)
 			rec_emit_syscall(s, t, c);
 		else
 			exit_new_fd(s, t, c);
+		return;
+	case BPFRR_SYS_FD_FS:
+		exit_fs(s, t, c);
 		return;
 	default:
 		capture(s, t, c, BPFRR_PHASE_EXIT, 0);

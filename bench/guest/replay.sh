@@ -3,18 +3,27 @@
 # bench/guest/replay.sh: the guest half of bench/replay (busybox sh, run by
 # qemu/run with the bench's directory as /share).
 #
-#   sh replay.sh DIR N
+#   sh replay.sh DIR N [CAPS]
 #
 # DIR/cases holds one loader a line, "NAME|KIND|CMD" (KIND as in
 # record-overhead.sh: "exit" or "ready"). For each: one untimed warm-up run,
 # then `bpfrr record` (the trace: DIR/traces/NAME.trace), `bpfrr translate
 # --explain` (DIR/NAME.explain, DIR/NAME.translate.err and .rc), one untimed
 # `bpfrr replay --verify` (DIR/NAME.verify, .verify.rc), then N times, in turn,
-# the original loader ("orig") and `bpfrr replay BUNDLE` ("replay", its report
-# in DIR/NAME.replay.REP). First of all, N runs of `bpfrr version` ("startup":
-# what starting the static bpfrr binary costs in this guest). Appends
+# the original loader ("orig": timed with --ready, ready_us its first line,
+# printed once loaded and attached; a fixture is not sent ^C but left to
+# exit, total_us) and `bpfrr replay --hold BUNDLE` ("replay", its
+# report in DIR/NAME.replay.REP; timed with --ready: ready_us is the time to
+# its report's first line, printed once every object is loaded and attached,
+# total_us to its exit after ^C, sent once the report's second line, its
+# phase times, is out: the objects' teardown included). First of
+# all, N runs of `bpfrr version` ("startup": what starting the static bpfrr
+# binary costs in this guest). Last, with CAPS (stock or patched: the
+# kernel), N runs in turn of fx_onemap's light skeleton ("lskel") and of the
+# standalone loader `bpfrr translate --format header` made of the committed
+# fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS). Appends
 # "NAME MODE REP total_us=T ready_us=R sigint=I status=S rc=RC" to DIR/times.
-dir=$1 n=$2
+dir=$1 n=$2 caps=${3:-} t_extra=
 bench=/opt/bpfrr/bench/benchtime
 bpfrr=/opt/bpfrr/bpfrr
 work=${TMPDIR:-/tmp}/bench-replay.$$
@@ -29,7 +38,7 @@ timed() {
 	t_name=$1 t_mode=$2 t_rep=$3 t_ready= t_out=$5
 	[ "$4" = ready ] && t_ready=--ready
 	shift 5
-	t_line=$("$bench" $t_ready --limit 120 --out "$t_out" --err "$work/err" -- "$@")
+	t_line=$("$bench" $t_ready $t_extra --limit 120 --out "$t_out" --err "$work/err" -- "$@")
 	t_rc=$?
 	[ "$t_rc" = 0 ] || cp "$work/err" "$dir/$t_name.$t_mode.err"
 	[ "$t_rep" = 0 ] || echo "$t_name $t_mode $t_rep $t_line rc=$t_rc" >>"$dir/times"
@@ -60,11 +69,32 @@ while IFS='|' read -r name kind cmd; do
 	rep=1
 	while [ "$rep" -le "$n" ]; do
 		echo "replay: $name run $rep" >&2
-		timed "$name" orig "$rep" "$kind" /dev/null $cmd
-		timed "$name" replay "$rep" exit "$dir/$name.replay.$rep" "$bpfrr" replay "$work/$name.bundle"
+		# a fixture: ready at its first line (it reports its objects once loaded and
+		# attached), then left to run to its exit (no ^C: its teardown counts too)
+		[ "$kind" = exit ] && t_extra="--int-after 1000000"
+		timed "$name" orig "$rep" ready /dev/null $cmd
+		t_extra=
+		# ^C after the report's second line (its phase times), ready at the first
+		t_extra="--int-after 2"
+		timed "$name" replay "$rep" ready "$dir/$name.replay.$rep" "$bpfrr" replay --hold "$work/$name.bundle"
+		t_extra=
 		rep=$((rep + 1))
 	done
 	rm -f "$work/$name.bundle"
 done <"$dir/cases"
+header=/opt/bpfrr/tests/guest/header/fx_onemap-$caps
+if [ -n "$caps" ] && [ -x "$header" ]; then
+	echo "replay: header loader" >&2
+	# output to /dev/null for both (/share is 9p: every write a round trip to the host)
+	timed header_onemap lskel 0 exit /dev/null /opt/bpfrr/fixtures/fx_onemap_lskel
+	timed header_onemap header 0 exit "$work/header.out" "$header"
+	cp "$work/header.out" "$dir/header_onemap.out"
+	rep=1
+	while [ "$rep" -le "$n" ]; do
+		timed header_onemap lskel "$rep" exit /dev/null /opt/bpfrr/fixtures/fx_onemap_lskel
+		timed header_onemap header "$rep" exit /dev/null "$header"
+		rep=$((rep + 1))
+	done
+fi
 rm -rf "$work"
 echo "replay: done" >&2

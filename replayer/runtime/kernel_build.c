@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include <bpf/btf.h>
@@ -17,9 +18,11 @@
 #include "kernel_build.h"
 #include "sha256.h"
 
-int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
+/* Release, machine, build id and BTF size; the BTF's SHA-256 only when hash is true. */
+static int read_running(struct bpfrr_kernel_build *b, bool hash)
 {
 	struct utsname u;
+	struct stat st;
 	uint64_t size;
 	int ret;
 
@@ -29,6 +32,14 @@ int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
 	snprintf(b->release, sizeof(b->release), "%s", u.release);
 	snprintf(b->machine, sizeof(b->machine), "%s", u.machine);
 	bpfrr_build_id_read(BPFRR_KERNEL_NOTES, b->build_id, sizeof(b->build_id));	/* "" if none */
+	if (!hash) {
+		/* sysfs gives the attribute its size: the BTF's bytes, as the recorder's stat */
+		if (stat(BPFRR_VMLINUX_BTF, &st))
+			return errno == ENOENT ? 0 : -errno;
+		b->btf_size = (uint32_t)st.st_size;
+		return 0;
+	}
+	b->btf_hashed = true;
 	ret = bpfrr_sha256_file(BPFRR_VMLINUX_BTF, &size, b->btf_sha256);
 	if (ret == -ENOENT) {
 		/* a kernel without BTF: size 0, checksum zero, as the recorder says */
@@ -41,37 +52,64 @@ int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
 	return 0;
 }
 
+int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b)
+{
+	return read_running(b, true);
+}
+
+static struct bpfrr_kernel_build running;
+static int running_state;	/* 0 not read, 1 read, -errno unreadable */
+
 int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b)
 {
-	static struct bpfrr_kernel_build running;
-	static int state;	/* 0 not read, 1 read, -errno unreadable */
-
-	if (!state) {
-		state = bpfrr_kernel_build_running(&running);
-		if (!state)
-			state = 1;
+	if (!running_state) {
+		running_state = read_running(&running, false);
+		if (!running_state)
+			running_state = 1;
 	}
-	*b = state > 0 ? &running : NULL;
-	return state > 0 ? 0 : state;
+	*b = running_state > 0 ? &running : NULL;
+	return running_state > 0 ? 0 : running_state;
+}
+
+/* The running kernel's BTF hashed into the shared identity, once: 0 or -errno. */
+static int hash_running(void)
+{
+	struct bpfrr_kernel_build hashed;
+	int ret;
+
+	if (running.btf_hashed)
+		return 0;
+	ret = read_running(&hashed, true);
+	if (ret)
+		return ret;
+	running = hashed;
+	return 0;
 }
 
 bool bpfrr_rt_same_build(const struct bpfrr_ir *ir)
 {
-	const struct bpfrr_kernel_build *running;
+	const struct bpfrr_kernel_build *cur;
 	struct bpfrr_kernel_ident recorded, run;
+	enum bpfrr_build_match m;
 
-	if (!ir->kernel.known || bpfrr_kernel_build_current(&running))
+	if (!ir->kernel.known || bpfrr_kernel_build_current(&cur))
 		return false;
 	recorded = (struct bpfrr_kernel_ident){
 		.release = ir->kernel.release, .build_id = ir->kernel.build_id, .btf_size = ir->kernel.btf_size,
 		.btf_sha256 = ir->kernel.flags & BPFRR_IR_KERNEL_BTF_UNHASHED ? NULL : ir->kernel.btf_sha256,
 	};
 	run = (struct bpfrr_kernel_ident){
-		.release = running->release, .build_id = running->build_id, .btf_size = running->btf_size,
-		.btf_sha256 = running->btf_sha256,
+		.release = running.release, .build_id = running.build_id, .btf_size = running.btf_size,
+		.btf_sha256 = running.btf_hashed ? running.btf_sha256 : NULL,
 	};
+	m = bpfrr_kernel_build_match(&recorded, &run);
+	if (m == BPFRR_BUILD_UNDECIDED && recorded.btf_sha256 && !running.btf_hashed && !hash_running()) {
+		run.btf_size = running.btf_size;
+		run.btf_sha256 = running.btf_sha256;
+		m = bpfrr_kernel_build_match(&recorded, &run);
+	}
 	/* undecided: a recording named by its build id only, on a kernel without one */
-	return bpfrr_kernel_build_match(&recorded, &run) == BPFRR_BUILD_SAME;
+	return m == BPFRR_BUILD_SAME;
 }
 
 const char *bpfrr_kernel_build_desc(const char *release, const char *build_id, uint32_t btf_size,

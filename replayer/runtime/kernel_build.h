@@ -30,6 +30,7 @@ struct bpfrr_kernel_build {
 	char build_id[BPFRR_BUILD_ID_HEX];	/* GNU build id in hex, "" unknown */
 	uint32_t btf_size;		/* bytes of /sys/kernel/btf/vmlinux, 0 without it */
 	uint8_t btf_sha256[32];		/* their SHA-256, zero without BTF */
+	bool btf_hashed;		/* btf_sha256 computed (else not known yet) */
 };
 
 /*
@@ -39,9 +40,13 @@ struct bpfrr_kernel_build {
  */
 int bpfrr_kernel_build_running(struct bpfrr_kernel_build *b);
 /*
- * The same, read once per process (hashing the BTF is the cost: about
- * 100 ms under TCG) and shared by the replay's refusal, bpfrr_rt_same_build()
- * and --verify: 0 and *b, or -errno and *b NULL.
+ * The same, read once per process and shared by the replay's refusal,
+ * bpfrr_rt_same_build() and --verify, but without the hash: the BTF's size
+ * comes from stat(2) and btf_hashed is false until bpfrr_rt_same_build()
+ * needs the hash (a recording without build id, or a kernel without one):
+ * hashing the 3 to 6 MB BTF, which sysfs hands out a page per read, costs
+ * 50 to 100 ms under TCG, and the build ids decide without it.  0 and *b,
+ * or -errno and *b NULL.
  */
 int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b);
 
@@ -50,7 +55,8 @@ int bpfrr_kernel_build_current(const struct bpfrr_kernel_build **b);
  * release and build id equal, or without a build id on the IR, release, BTF
  * size and SHA-256)?  False when the IR does not know its build (a 1.0
  * trace: ir->kernel.known is 0; such a bundle replays as recorded) or the
- * running build cannot be read.  The answer is computed once per process.
+ * running build cannot be read.  The running kernel's BTF is hashed only
+ * when the build ids cannot decide.
  */
 bool bpfrr_rt_same_build(const struct bpfrr_ir *ir);
 

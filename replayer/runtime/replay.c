@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "bpf_abi.h"
@@ -101,6 +103,7 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 {
 	close_all(r);
 	free(r->fds);
+	free(r->made_dirs);
 	free(r->log);
 	bpfrr_symbols_free(r->syms);
 	bpfrr_plan_free(&r->plan);
@@ -116,9 +119,17 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
  * address by its symbol (kernel_build.c).  The value is written into the
  * attr or the buffer, in the IR copy being replayed.  A symbol the kernel
  * lacks refuses the whole replay, before anything is loaded.
+ *
+ * On the build the load was recorded on, a BTF id stays as recorded: one
+ * build has one vmlinux BTF, so the recorded number is the one the kernel
+ * took then and takes now, and looking it up by name means parsing the
+ * whole BTF (3 to 6 MB, 40 to 60 ms under TCG: most of what runqlat's and
+ * biolatency's replays spent outside the kernel).  Addresses are always
+ * looked up: KASLR moves them at every boot.
  */
 static int resolve_values(struct bpfrr_replay *r)
 {
+	bool same_build = bpfrr_rt_same_build(r->ir);
 	uint32_t i, j;
 	int ret = 0;
 
@@ -131,6 +142,8 @@ static int resolve_values(struct bpfrr_replay *r)
 			uint8_t *base = rs->buf >= 0 ? c->bufs[rs->buf].data : c->attr;
 			uint64_t v = 0;
 
+			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID && same_build)
+				continue;
 			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
 				ret = bpfrr_symbols_resolve(r->syms, rs, &v, where, sizeof(where));
 				if (ret) {
@@ -197,7 +210,7 @@ static int check_machine(struct bpfrr_replay *r)
 						   r->ir->kernel.flags & BPFRR_IR_KERNEL_BTF_UNHASHED ? NULL :
 						   r->ir->kernel.btf_sha256, rec, sizeof(rec)),
 			   bpfrr_kernel_build_desc(b->release, r->ir->kernel.build_id ? b->build_id : NULL, b->btf_size,
-						   b->btf_sha256, run, sizeof(run)));
+						   b->btf_hashed ? b->btf_sha256 : NULL, run, sizeof(run)));
 }
 
 /* --- diagnostics ------------------------------------------------------------ */
@@ -389,13 +402,67 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 	return 0;
 }
 
+#define BPF_FS_MAGIC_NR	0xcafe4a11	/* <linux/magic.h> BPF_FS_MAGIC */
+
+/*
+ * A directory the recorded loader made on a bpffs (bpftool prog loadall's
+ * pin directory): made again if missing, with the recorded mode, only in a
+ * directory on a bpffs; remembered in made_dirs so that a failed replay
+ * removes it again.
+ */
+static int make_dir_slot(struct bpfrr_replay *r, uint32_t i)
+{
+	const struct bpfrr_ir_slot *s = &r->ir->slots[i];
+	char parent[4096];
+	const char *slash = strrchr(s->path, '/');
+	struct statfs sfs;
+	size_t n = slash && slash != s->path ? (size_t)(slash - s->path) : 1;
+
+	if (n >= sizeof(parent))
+		return replay_fail(r, -1, -ENAMETOOLONG, "making %s for slot %u: %s", s->path, i,
+				   strerror(ENAMETOOLONG));
+	memcpy(parent, s->path, n);
+	parent[n] = '\0';
+	if (statfs(parent, &sfs))
+		return replay_fail(r, -1, -errno, "making %s for slot %u: %s: %s", s->path, i, parent,
+				   strerror(errno));
+	if ((unsigned long)sfs.f_type != BPF_FS_MAGIC_NR)
+		return replay_fail(r, -1, -ENOTDIR, "making %s for slot %u: %s is not on a bpffs (it was "
+				   "when recorded)", s->path, i, parent);
+	if (!mkdir(s->path, (mode_t)s->open_flags))
+		r->made_dirs[i] = 1;
+	else if (errno != EEXIST)
+		return replay_fail(r, -1, -errno, "making %s for slot %u: %s", s->path, i, strerror(errno));
+	r->fds[i] = open(s->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->fds[i] < 0)
+		return replay_fail(r, -1, -errno, "opening %s for slot %u: %s", s->path, i, strerror(errno));
+	return 0;
+}
+
+/* After a failure: the directories made for the replay go again, the deepest first. */
+static void remove_made_dirs(struct bpfrr_replay *r)
+{
+	uint32_t i;
+
+	for (i = r->made_dirs ? r->ir->nr_slots : 0; i-- > 0;)
+		if (r->made_dirs[i] && !rmdir(r->ir->slots[i].path))
+			r->made_dirs[i] = 0;
+}
+
 static int open_path_slots(struct bpfrr_replay *r)
 {
 	uint32_t i;
+	int ret;
 
 	for (i = 0; i < r->ir->nr_slots; i++) {
 		const struct bpfrr_ir_slot *s = &r->ir->slots[i];
 
+		if (s->source == BPFRR_IR_SLOT_MKDIR) {
+			ret = make_dir_slot(r, i);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (s->source != BPFRR_IR_SLOT_PATH)
 			continue;
 		r->fds[i] = open(s->path, (int)s->open_flags | O_CLOEXEC);
@@ -627,6 +694,9 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	for (i = 0; i < ir->nr_slots; i++)
 		r->fds[i] = -1;
+	r->made_dirs = calloc(ir->nr_slots + 1, 1);
+	if (!r->made_dirs)
+		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	r->syms = bpfrr_symbols_new();
 	if (!r->syms)
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
@@ -697,6 +767,7 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	return 0;
 fail:
 	close_all(r);
+	remove_made_dirs(r);
 	fetch_log(r, o);
 	check_nothing_held(r, held_before);
 	r->t_total = bpfrr_now_ns() - t_start;

@@ -44,6 +44,7 @@ struct bpfrr_replay {
 	struct bpfrr_caps caps;
 	struct bpfrr_plan plan;
 	int *fds;			/* per slot: its fd, or -1 */
+	uint8_t *made_dirs;		/* per slot: 1 if this replay made its directory (MKDIR) */
 	struct bpfrr_symbols *syms;	/* the running kernel's BTF and kallsyms, read on first need
 					 * (resolutions, then --verify) */
 	/* outcome of a failure */

@@ -502,9 +502,10 @@ void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, const struc
 				ec.changes_slot = c->target->slot;
 			break;
 		case FE_PATH:
+		case FE_MKDIR:
 			tot.dropped++;
 			ec.fate = BPFRR_EXPLAIN_PATH;
-			ec.path_slot = c->result ? c->result->slot : -1;
+			ec.path_slot = c->fate == FE_MKDIR ? c->dir_slot : c->result ? c->result->slot : -1;
 			break;
 		case FE_SKIPPED:
 			tot.skipped++;

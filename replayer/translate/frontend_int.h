@@ -55,6 +55,7 @@ enum fe_class {
 	FE_CLASS_TEST_RUN = BPFRR_CMD_CLASS_TEST_RUN,	/* runs a program (BPF_PROG_TEST_RUN) */
 	FE_CLASS_FD = BPFRR_SYS_CLASS_FD,		/* fd bookkeeping: close, dup, fcntl */
 	FE_CLASS_OPEN = BPFRR_SYS_CLASS_OPEN,		/* open of a file (cgroup dir, tracefs id, ...) */
+	FE_CLASS_BPFFS = BPFRR_SYS_CLASS_BPFFS,		/* mkdir, rmdir, unlink on a bpffs */
 	FE_CLASS_OTHER,		/* a syscall or command the translator does not know */
 };
 
@@ -64,6 +65,7 @@ enum fe_fate {
 	FE_KEPT,		/* replayed: an IR call */
 	FE_DROPPED,		/* not replayed, see why */
 	FE_PATH,		/* an open whose fd becomes a slot the replayer opens by path */
+	FE_MKDIR,		/* a directory on a bpffs the replayer makes (a slot, dir_slot) */
 	FE_SKIPPED,		/* untranslatable, skipped (--skip-untranslatable) */
 };
 
@@ -152,6 +154,7 @@ struct fe_call {
 	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
 	/* pass 3 */
 	int32_t ir_call;
+	int32_t dir_slot;		/* FE_MKDIR: the slot of the directory */
 	/* pass 1: a syscall program's run: the objects it made (fe_obj.run is this call) */
 	struct fe_obj **products;
 	uint32_t nr_products, cap_products;
@@ -228,6 +231,8 @@ const struct fe_ref *fe_ref_at(const struct fe_call *c, const char *path);
 /* errno name, "EBADF" */
 const char *fe_errno_name(int err);
 /* a region of c at phase with exactly this path, or NULL */
+/* mkdir, rmdir, unlink on a bpffs: the path the recorder resolved, NULL if none (pass_select.c) */
+const char *fe_fs_path(const struct fe_trace *t, const struct fe_call *c);
 const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struct fe_call *c, int phase,
 					   const char *path);
 /* tracee memory at a phase as far as c's regions captured it: where it is, or NULL */

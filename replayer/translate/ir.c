@@ -295,6 +295,13 @@ int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name,
 	return add_slot(ir, kind, BPFRR_IR_SLOT_PATH, name, path, open_flags);
 }
 
+int bpfrr_ir_add_dir_slot(struct bpfrr_ir *ir, const char *name, const char *path, uint32_t mode)
+{
+	if (!path || path[0] != '/' || strlen(path) >= 4096 || mode & ~07777u)
+		return -EINVAL;
+	return add_slot(ir, BPFRR_OBJ_DIR, BPFRR_IR_SLOT_MKDIR, name, path, mode);
+}
+
 int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, const void *attr,
 		      uint32_t attr_size)
 {
@@ -1040,6 +1047,16 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 				goto out;
 			}
 			made_at[i] = 0;	/* opened by the replayer before any call */
+			continue;
+		}
+		if (s->source == BPFRR_IR_SLOT_MKDIR) {
+			if (!s->path || s->path[0] != '/' || s->producer != -1 || s->kind != BPFRR_OBJ_DIR ||
+			    s->open_flags & ~07777u) {
+				ret = fail(&v, ir, -1, "slot %u: a directory to make without an absolute path, "
+					   "or with mode 0%o", i, s->open_flags);
+				goto out;
+			}
+			made_at[i] = 0;	/* made and opened by the replayer before any call */
 			continue;
 		}
 		if (s->source != BPFRR_IR_SLOT_CALL) {

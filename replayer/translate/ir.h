@@ -209,6 +209,8 @@ struct bpfrr_ir_contents {
 enum bpfrr_ir_slot_source {
 	BPFRR_IR_SLOT_CALL = 1,	/* a call's result */
 	BPFRR_IR_SLOT_PATH = 2,	/* the replayer opens path with open_flags (cgroup dir, netns) */
+	BPFRR_IR_SLOT_MKDIR = 3,	/* a directory on a bpffs the loader made: the replayer makes
+				 * path (mkdir, mode in open_flags) if missing, then opens it */
 };
 
 /* Slot flags */
@@ -220,8 +222,8 @@ struct bpfrr_ir_slot {
 	uint32_t flags;		/* BPFRR_IR_SLOT_* */
 	int32_t producer;	/* CALL: index of the call that returns it (or writes it: an outfd) */
 	char *name;		/* "map.counts", "prog.handle_exec": reports and pin names */
-	char *path;		/* PATH */
-	uint32_t open_flags;	/* PATH */
+	char *path;		/* PATH, MKDIR */
+	uint32_t open_flags;	/* PATH; MKDIR: the mode of the directory */
 	struct bpfrr_ir_ident ident;
 	struct bpfrr_ir_contents *contents;	/* maps the loader wrote: what it left; NULL otherwise */
 };
@@ -302,6 +304,8 @@ struct bpfrr_ir_sig *bpfrr_ir_sig_clone(const struct bpfrr_ir_sig *sig);
 int bpfrr_ir_add_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name);
 int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name, const char *path,
 			   uint32_t open_flags);
+/* A directory on a bpffs the replayer makes with mode (kind BPFRR_OBJ_DIR). */
+int bpfrr_ir_add_dir_slot(struct bpfrr_ir *ir, const char *name, const char *path, uint32_t mode);
 int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, const void *attr,
 		      uint32_t attr_size);
 /* data may be NULL (OUT buffers, or zero-filled IN) */

@@ -223,6 +223,12 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 	for (i = 0; i < ir->nr_slots; i++) {
 		const struct bpfrr_ir_slot *s = &ir->slots[i];
 
+		/*
+		 * A directory the recorded loader made on a bpffs (MKDIR) is no fd
+		 * any call uses: a loader program cannot make it, so it must exist
+		 * when the object runs (a pin into it fails with ENOENT otherwise,
+		 * the report naming its seq), as docs/translator.md says.
+		 */
 		if (s->source == BPFRR_IR_SLOT_PATH)
 			return elf_fail(err, err_size, -EOPNOTSUPP,
 					"slot %u (%s) is %s, which the replayer opens at replay time; "

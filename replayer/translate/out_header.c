@@ -768,6 +768,12 @@ int bpfrr_header_fwrite(const struct bpfrr_ir *ir, FILE *out, const struct bpfrr
 	ret = bpfrr_ir_validate(ir, err, err_size);
 	if (ret)
 		return ret;
+	/* the header's runtime opens path slots, but makes no directories */
+	for (i = 0; i < ir->nr_slots; i++)
+		if (ir->slots[i].source == BPFRR_IR_SLOT_MKDIR)
+			return hw_fail(&w, -EOPNOTSUPP, "slot %u (%s) is the directory %s on a bpffs, which "
+				       "bpfrr replay makes; the header format cannot carry it", i,
+				       ir->slots[i].name ? ir->slots[i].name : "?", ir->slots[i].path);
 	if (o->sign) {
 		struct bpfrr_header_opts o2 = *o;
 

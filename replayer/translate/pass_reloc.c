@@ -966,6 +966,25 @@ static int add_path_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct f
 	return 0;
 }
 
+/* A directory a kept load needs on a bpffs (mkdir before the replay point): a slot the replayer makes. */
+static int add_dir_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe_call *c, char *err,
+			size_t err_size)
+{
+	const char *path = fe_fs_path(t, c);
+	char name[BPFRR_IR_MAX_NAME];
+	int slot;
+
+	snprintf(name, sizeof(name), "dir.%" PRIu64, c->seq);
+	slot = path ? bpfrr_ir_add_dir_slot(ir, name, path, (uint32_t)(c->args[c->sys->mode_arg] & 07777)) :
+		      -EINVAL;
+	if (slot < 0) {
+		snprintf(err, err_size, "seq %" PRIu64 " %s: %s", c->seq, c->sys_name, strerror(-slot));
+		return slot;
+	}
+	c->dir_slot = slot;
+	return 0;
+}
+
 /* --- emission -------------------------------------------------------------------------- */
 
 /* The products of a syscall program's run, in the order of their places: slots it writes. */
@@ -1112,9 +1131,10 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		order[n++] = &t->calls[i];
 	qsort(order, n, sizeof(*order), cmp_seq);
 
-	/* the files the replayer opens, before any call */
+	/* the directories the replayer makes and the files it opens, before any call, in recorded order */
 	for (i = 0; i < n; i++)
-		if (order[i]->fate == FE_PATH && (ret = add_path_slot(ir, t, order[i], err, err_size)))
+		if ((order[i]->fate == FE_PATH && (ret = add_path_slot(ir, t, order[i], err, err_size))) ||
+		    (order[i]->fate == FE_MKDIR && (ret = add_dir_slot(ir, t, order[i], err, err_size))))
 			goto fail;
 
 	for (i = 0; i < n; i++) {
@@ -1131,6 +1151,9 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			ret = prep_perf_event_open(&p);
 		else if (c->sys && c->sys->replay == BPFRR_SYS_REPLAY_IOCTL)
 			ret = prep_ioctl(&p);
+		else if (c->sys && c->sys->fd_op == BPFRR_SYS_FD_FS)
+			ret = refuse(&p, "removes %s from a bpffs, which a replay does not do (the trace did not make it)",
+				     fe_fs_path(t, c) ? fe_fs_path(t, c) : "a path");
 		else
 			ret = refuse(&p, "a system call the translator does not replay");
 		if (ret == -EINVAL) {

@@ -152,6 +152,50 @@ static void keep_obj(struct fe_obj *o, const char *fmt, uint64_t seq, bool *chan
 	*changed = true;
 }
 
+/*
+ * mkdir, rmdir, unlink on a bpffs (FE_CLASS_BPFFS): the path the recorder
+ * resolved ("path" at exit), NULL if it has none.
+ */
+const char *fe_fs_path(const struct fe_trace *t, const struct fe_call *c)
+{
+	const struct bpfrr_trace_region *reg = fe_region(t, c, BPFRR_PHASE_EXIT, "path");
+	const struct bpfrr_rec_blob *b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+	const char *path = b ? (const char *)b->data : NULL;
+
+	if (!b || !b->len || path[b->len - 1] || memchr(path, '\0', b->len - 1) || path[0] != '/')
+		return NULL;
+	return path;
+}
+
+static bool fs_makes_dir(const struct fe_call *c)
+{
+	return c->sys && c->sys->replay == BPFRR_SYS_REPLAY_MKDIR;
+}
+
+/*
+ * The successful call before the replay point that undoes c, a bpffs mkdir
+ * (an rmdir of its path after it) or rmdir / unlink (the mkdir that made its
+ * path before it); NULL if none.
+ */
+static const struct fe_call *fs_undone(const struct fe_trace *t, const struct fe_call *c)
+{
+	const char *path = fe_fs_path(t, c), *other;
+	uint32_t i;
+
+	if (!path)
+		return NULL;
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *o = &t->calls[i];
+
+		if (o->class != FE_CLASS_BPFFS || !succeeded(o) || o->seq > t->cut_seq ||
+		    fs_makes_dir(o) == fs_makes_dir(c) || !(other = fe_fs_path(t, o)) || strcmp(path, other))
+			continue;
+		if (fs_makes_dir(c) ? o->seq > c->seq : o->seq < c->seq)
+			return o;
+	}
+	return NULL;
+}
+
 int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err, size_t err_size)
 {
 	struct bpfrr_fdm_obj *b;
@@ -242,6 +286,10 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 			case FE_CLASS_GLOBAL:
 				keep = true;
 				break;
+			case FE_CLASS_BPFFS:
+				/* an rmdir / unlink of what the trace did not make: pass 3 refuses it */
+				keep = !fs_makes_dir(c) && !fs_undone(t, c);
+				break;
 			case FE_CLASS_OTHER:
 				/* a command or syscall the translator does not know: pass 3 refuses it */
 				keep = c->is_bpf;
@@ -274,12 +322,28 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 			why(c, "did not return (the task died in it)");
 		} else if (e) {
 			why(c, "failed: %s", fe_errno_name(e));
+		} else if (c->class == FE_CLASS_BPFFS && c->seq <= t->cut_seq) {
+			const struct fe_call *u = fs_undone(t, c);
+			const char *path = fe_fs_path(t, c);
+
+			if (u && fs_makes_dir(c))
+				why(c, "removed by seq %" PRIu64 " before the replay point", u->seq);
+			else if (u)
+				why(c, "removes what seq %" PRIu64 " made: neither is replayed", u->seq);
+			else if (!path)
+				why(c, "the path it made was not recorded");
+			else {
+				c->fate = FE_MKDIR;
+				why(c, "a directory on a bpffs the replayer makes: %.120s (mode 0%" PRIo64 ")",
+				    path, c->args[c->sys->mode_arg] & 07777);
+			}
 		} else if (c->noop_after && c->seq <= t->cut_seq) {
 			why(c, "no-op: the perf event (seq %" PRIu64 ") was opened enabled", c->noop_after);
 		} else if (c->seq > t->cut_seq && c->class != FE_CLASS_READ && c->class != FE_CLASS_OPEN) {
 			if (!t->cut_seq)
 				why(c, "nothing was built: no replay point");
-			else if (c->class == FE_CLASS_FD || c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL)
+			else if (c->class == FE_CLASS_FD || c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL ||
+				 c->class == FE_CLASS_BPFFS)
 				why(c, "after the replay point (seq %" PRIu64 ")%s", t->cut_seq,
 				    builds(c) ? "" : ": teardown");
 			else

@@ -325,10 +325,12 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 	if (!o->caps || bpfrr_caps_assume(caps, o->caps))
 		return sfail(err, err_size, -EINVAL, "signing needs --assume-caps patched-6.12");
 	for (i = 0; i < ir->nr_slots; i++)
-		if (ir->slots[i].source == BPFRR_IR_SLOT_PATH)
-			return sfail(err, err_size, -EOPNOTSUPP, "slot %u (%s) is opened by path (%s) by the "
-				     "runner: its fd would stay outside the signature", i,
-				     ir->slots[i].name ? ir->slots[i].name : "?", ir->slots[i].path);
+		if (ir->slots[i].source != BPFRR_IR_SLOT_CALL)
+			return sfail(err, err_size, -EOPNOTSUPP, "slot %u (%s) is %s %s by the runner: its fd "
+				     "would stay outside the signature", i,
+				     ir->slots[i].name ? ir->slots[i].name : "?",
+				     ir->slots[i].source == BPFRR_IR_SLOT_PATH ? "opened by path," : "a directory made,",
+				     ir->slots[i].path ? ir->slots[i].path : "");
 	/* the plan first: user-space steps are the first thing to name */
 	ret = one_loader(ir, caps, o->caps, l, err, err_size);
 	if (ret)

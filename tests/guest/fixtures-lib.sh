@@ -79,6 +79,8 @@ fx_threads 4 8 4 4
 fx_fork 1 2 1 1
 fx_onemap 1 1 1 1
 fx_onemap_lskel 0 1 1 1
+fx_cgroup 1 1 2 1
+fx_freplace 2 0 2 1
 '
 
 fx_loaders() {

@@ -73,6 +73,24 @@ else
 	fail "bpftool btf dump file /sys/kernel/btf/vmlinux failed: $(head -3 vmlinux.btf.err)"
 fi
 
+# the recorder took vmlinux's BTF from the kernel through bpf() in one copy, not from
+# /sys/kernel/btf/vmlinux a page per read (record_identity.c): under strace (not -f:
+# the recorder traces its child) it opens no such file, and names the ids all the same
+if command -v strace >/dev/null 2>&1; then
+	strace -qq -o rq2.strace -e trace=open,openat "$BPFRR" record -o rq2.trace -- runqlat 1 1 >/dev/null 2>rq2.err
+	rc=$?
+	"$TRACECAT" rq2.trace >rq2.trace.txt 2>/dev/null
+	if [ "$rc" != 0 ]; then
+		fail "strace bpfrr record -- runqlat 1 1 exited $rc: $(tail -3 rq2.err)"
+	elif grep -q '"/sys/kernel/btf/vmlinux"' rq2.strace; then
+		fail "runqlat: the recorder read /sys/kernel/btf/vmlinux: $(grep -m1 '"/sys/kernel/btf/vmlinux"' rq2.strace)"
+	elif ! grep -q '^SYMBOL .* kind=1 flags=0 ' rq2.trace.txt; then
+		fail "runqlat under strace: no BTF id named"
+	else
+		pass "runqlat: vmlinux BTF through bpf(), $(grep -c '^SYMBOL .* kind=1 flags=0 ' rq2.trace.txt) BTF ids named"
+	fi
+fi
+
 # --- opensnoop: tracepoint ids --------------------------------------------------------------
 record_cmd os.trace os.out timeout -s INT 3 opensnoop
 rc=$?
@@ -96,5 +114,22 @@ if [ -s os.wrong ]; then
 	fail "opensnoop: tracepoint names that are not this kernel's: $(head -3 os.wrong)"
 else
 	pass "opensnoop: $(grep -c '^SYMBOL .* kind=2 ' os.trace.txt) tracepoint ids named, e.g. config: $enter (syscalls/sys_enter_openat)"
+fi
+# the ids come from the id files opensnoop's libbpf read (the recorder reads each as it
+# is opened): tracefs is not scanned, no events directory opened (under strace, not -f)
+if command -v strace >/dev/null 2>&1; then
+	strace -qq -o os2.strace -e trace=open,openat "$BPFRR" record -o os2.trace -- timeout -s INT 3 opensnoop \
+		>/dev/null 2>os2.err
+	rc=$?
+	"$TRACECAT" os2.trace >os2.trace.txt 2>/dev/null
+	if [ "$rc" != 0 ]; then
+		fail "strace bpfrr record -- opensnoop exited $rc: $(tail -3 os2.err)"
+	elif grep -q '/events", .*O_DIRECTORY' os2.strace; then
+		fail "opensnoop: the recorder scanned tracefs: $(grep -m1 '/events", ' os2.strace)"
+	elif ! grep -q "^SYMBOL .* kind=2 flags=0 value=$enter .* name=syscalls/sys_enter_openat " os2.trace.txt; then
+		fail "opensnoop under strace: tracepoint id $enter not named syscalls/sys_enter_openat"
+	else
+		pass "opensnoop: tracepoint ids named from the id files the loader read, tracefs not scanned"
+	fi
 fi
 finish

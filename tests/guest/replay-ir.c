@@ -433,6 +433,27 @@ static void check_symbols(const struct bpfrr_caps *caps)
 	      "a symbol the kernel lacks is refused: %d: %s", ret, r.error);
 	bpfrr_replay_close(&r);
 
+	/*
+	 * On the build it was recorded on, a BTF id stays the recorded number,
+	 * not looked up (replay.c, resolve_values): the same name is replayed,
+	 * and the marker in its place shows it was not.
+	 */
+	if (bpfrr_kernel_build_running(&b) ||
+	    bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, b.btf_sha256)) {
+		check(0, "the running build, set on the sample");
+		bpfrr_ir_free(ir);
+		return;
+	}
+	got = 0x5eed;
+	memcpy(ir->calls[c].attr + offsetof(union bpf_attr, kern_version), &got, 4);
+	got = 0;
+	ret = bpfrr_replay_run(&r, ir, &o);
+	if (!ret)
+		memcpy(&got, r.ir->calls[c].attr + offsetof(union bpf_attr, kern_version), 4);
+	check(ret == 0 && got == 0x5eed, "on its own build a BTF id stays as recorded, not looked up: %s, %#x",
+	      ret ? r.error : "replayed", got);
+	bpfrr_replay_close(&r);
+
 	/* bound to another build; then to this one */
 	bpfrr_ir_free(ir);
 	ir = recorded_sample(0);

@@ -619,9 +619,23 @@ static uint8_t *reencode_v2(const uint8_t *t, size_t len, size_t *out_len)
 	return buf;
 }
 
+/* The major format version of a trace in memory. */
+static unsigned int trace_major(const uint8_t *t, size_t len)
+{
+	char *err = NULL;
+	struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(t, len, "trace", 0, &err);
+	unsigned int major;
+
+	ck_assert_msg(r, "%s", err);
+	major = bpfrr_trace_header(r)->version_major;
+	bpfrr_trace_reader_close(r);
+	return major;
+}
+
 /*
  * The recorded traces (1.0 and 1.1, as committed) written again in 2.0 hold
- * the same: `dump -v` and `--json` print the same, in under half the bytes.
+ * the same: `dump -v` and `--json` print the same, in under half the bytes
+ * (those recorded in 2.0: the same dumps).
  */
 START_TEST(recorded_traces_in_format_2)
 {
@@ -645,7 +659,9 @@ START_TEST(recorded_traces_in_format_2)
 		t = (uint8_t *)read_file(path, &len);
 		ck_assert_ptr_nonnull(t);
 		t2 = reencode_v2(t, len, &len2);
-		ck_assert_msg(len2 * 2 < len, "%s: %zu bytes in 2.0, %zu before", de->d_name, len2, len);
+		/* one recorded in 2.0 already (x86_64-fx_cgroup) has no size to gain, only to dump the same */
+		if (trace_major(t, len) < 2)
+			ck_assert_msg(len2 * 2 < len, "%s: %zu bytes in 2.0, %zu before", de->d_name, len2, len);
 		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 			int st1, st2;
 			char *a = dump_text(t, len, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);

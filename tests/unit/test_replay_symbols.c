@@ -64,6 +64,40 @@ START_TEST(same_build)
 }
 END_TEST
 
+/*
+ * The running kernel's BTF is hashed only when the build ids cannot decide
+ * (kernel_build.h): a bundle named by its build id costs no hash, one
+ * named by release and hash (no build id) has the running BTF hashed.
+ * Each check test runs in its own process: the identity starts unread.
+ */
+START_TEST(hash_only_when_needed)
+{
+	const struct bpfrr_kernel_build *cur;
+	struct bpfrr_kernel_build b;
+	struct bpfrr_ir *ir = bpfrr_ir_new();
+
+	ck_assert_int_eq(bpfrr_kernel_build_running(&b), 0);
+	ck_assert(b.btf_hashed);
+	ck_assert_int_eq(bpfrr_kernel_build_current(&cur), 0);
+	ck_assert(!cur->btf_hashed);
+	ck_assert_str_eq(cur->release, b.release);
+	ck_assert_str_eq(cur->build_id, b.build_id);
+	ck_assert_uint_eq(cur->btf_size, b.btf_size);	/* by stat(2): the bytes the hash read */
+	if (b.build_id[0]) {
+		ck_assert_int_eq(bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, (uint8_t[32]){ 0 }), 0);
+		ck_assert_int_eq(bpfrr_ir_set_kernel_build_id(ir, b.build_id, BPFRR_IR_KERNEL_BTF_UNHASHED), 0);
+		ck_assert(bpfrr_rt_same_build(ir));
+		ck_assert(!cur->btf_hashed);
+	}
+	bpfrr_ir_free(ir);
+	ir = bpfrr_ir_new();
+	ck_assert_int_eq(bpfrr_ir_set_kernel(ir, b.release, b.machine, b.btf_size, b.btf_sha256), 0);
+	ck_assert(bpfrr_rt_same_build(ir));
+	ck_assert(cur->btf_hashed);	/* a bundle without build id: only the hashes decide */
+	bpfrr_ir_free(ir);
+}
+END_TEST
+
 /* lib/kernel_id.h: the build ids decide when both sides have one, else the BTF hashes */
 START_TEST(build_match)
 {
@@ -211,6 +245,7 @@ static Suite *symbols_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, same_build);
+	tcase_add_test(tc, hash_only_when_needed);
 	tcase_add_test(tc, build_match);
 	tcase_add_test(tc, arch_names);
 	tcase_add_test(tc, btf_ids_by_name);

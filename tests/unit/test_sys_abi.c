@@ -51,6 +51,23 @@ static const struct {
 	NR(OPENAT, openat),
 	NR(OPENAT2, openat2),
 	NR(PIDFD_GETFD, pidfd_getfd),
+#ifdef __NR_mkdir
+	NR(MKDIR, mkdir),
+#else
+	NO_NR(MKDIR, mkdir),
+#endif
+	NR(MKDIRAT, mkdirat),
+#ifdef __NR_rmdir
+	NR(RMDIR, rmdir),
+#else
+	NO_NR(RMDIR, rmdir),
+#endif
+#ifdef __NR_unlink
+	NR(UNLINK, unlink),
+#else
+	NO_NR(UNLINK, unlink),
+#endif
+	NR(UNLINKAT, unlinkat),
 };
 
 START_TEST(test_host_numbers)
@@ -266,6 +283,12 @@ START_TEST(test_rows_filled)
 		if (d->replay == BPFRR_SYS_REPLAY_IOCTL)
 			ck_assert_msg(d->sub_arg >= 0 && d->fd_op == BPFRR_SYS_FD_USES, "%s: replayed as ioctl",
 				      d->name);
+		/* mkdir, rmdir, unlink: the recorder reads the path first to see whether it is on a bpffs */
+		if (d->fd_op == BPFRR_SYS_FD_FS)
+			ck_assert_msg(d->cap[0].path && d->cap[0].len_rule == BPFRR_SYS_LEN_STRING &&
+				      d->cap[0].content == BPFRR_CONTENT_PATH && d->cls == BPFRR_SYS_CLASS_BPFFS &&
+				      (d->replay == BPFRR_SYS_REPLAY_MKDIR) == (d->mode_arg >= 0),
+				      "%s: a call on a path of a bpffs", d->name);
 	}
 	ck_assert_ptr_null(bpfrr_sys(BPFRR_SYS_NONE));
 	ck_assert_ptr_null(bpfrr_sys(BPFRR_SYS__MAX));

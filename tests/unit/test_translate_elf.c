@@ -509,6 +509,13 @@ START_TEST(refusals)
 			 "replay time; a loader program cannot open it, so the elf format cannot carry it");
 	bpfrr_ir_free(ir);
 
+	/* a directory the loader made on a bpffs: no call uses it, the object leaves it out */
+	ir = sample_ir(0);
+	ck_assert_int_ge(bpfrr_ir_add_dir_slot(ir, "dir.1", "/sys/fs/bpf/d", 0700), 0);
+	ck_assert_int_eq(bpfrr_elf_build(ir, NULL, &img, err, sizeof(err)), 0);
+	bpfrr_elf_image_free(&img);
+	bpfrr_ir_free(ir);
+
 	/* nothing to replay */
 	ir = bpfrr_ir_new();
 	ck_assert_int_eq(bpfrr_elf_build(ir, NULL, &img, err, sizeof(err)), -EOPNOTSUPP);

@@ -1207,6 +1207,68 @@ START_TEST(reloc_cgroup_path_slot)
 }
 END_TEST
 
+/* --- scenario: directories on a bpffs (bpftool prog loadall's pin directory) ---------------------- */
+
+/* mkdir(path, mode) or, with at, unlinkat(AT_FDCWD, path, AT_REMOVEDIR), on a bpffs as recorded */
+static uint64_t bpffs_call(struct scen *sc, const char *name, const char *path, uint64_t mode_or_flag)
+{
+	struct bpfrr_trace_region r[2];
+	bool at = !strcmp(name, "unlinkat");
+	uint64_t args[6] = { 0x90000, mode_or_flag };
+
+	if (at) {
+		args[0] = (uint64_t)-100;
+		args[1] = 0x90000;
+		args[2] = mode_or_flag;
+	}
+	r[0] = synth_region(&sc->s, BPFRR_PHASE_ENTRY, BPFRR_DIR_IN, BPFRR_CONTENT_PATH, "pathname", 0x90000, path,
+			    strlen(path) + 1);
+	r[1] = synth_region(&sc->s, BPFRR_PHASE_EXIT, BPFRR_DIR_OUT, BPFRR_CONTENT_PATH, "path", 0, path,
+			    strlen(path) + 1);
+	return sys(sc, TID, name, at ? 263 : 83, args, 0, r, 2);
+}
+
+START_TEST(bpffs_directories)
+{
+	struct scen sc;
+	struct run rn;
+	uint64_t keep, gone, gone_rm, load, teardown;
+	size_t len;
+	int d;
+
+	scen_begin(&sc, 1);
+	keep = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/keep", 0700);
+	gone = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/gone", 0755);
+	gone_rm = bpffs_call(&sc, "unlinkat", "/sys/fs/bpf/gone", 0x200);
+	load = prog_load(&sc, TID, 3, "p", 0, 0, 1, 0);
+	teardown = bpffs_call(&sc, "unlinkat", "/sys/fs/bpf/keep", 0x200);
+	close_fd(&sc, TID, 3, BPFRR_OBJ_PROG, load);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), 0);
+	ck_assert_uint_eq(rn.t->cut_seq, load);
+	assert_fate(&rn, keep, FE_MKDIR, "a directory on a bpffs the replayer makes: /sys/fs/bpf/keep (mode 0700)");
+	assert_fate(&rn, gone, FE_DROPPED, "removed by seq 3 before the replay point");
+	assert_fate(&rn, gone_rm, FE_DROPPED, "removes what seq 2 made: neither is replayed");
+	assert_fate(&rn, teardown, FE_DROPPED, "after the replay point (seq 4): teardown");
+	d = slot_named(&rn, "dir.1");
+	ck_assert_int_eq(call(&rn, keep)->dir_slot, d);
+	ck_assert_uint_eq(rn.ir->slots[d].source, BPFRR_IR_SLOT_MKDIR);
+	ck_assert_uint_eq(rn.ir->slots[d].kind, BPFRR_OBJ_DIR);
+	ck_assert_str_eq(rn.ir->slots[d].path, "/sys/fs/bpf/keep");
+	ck_assert_uint_eq(rn.ir->slots[d].open_flags, 0700);
+	ck_assert_uint_eq(rn.ir->nr_slots, 2);	/* the directory and the program */
+	run_free(&rn);
+
+	/* removing what the trace did not make is refused, in one line */
+	scen_begin(&sc, 1);
+	bpffs_call(&sc, "unlinkat", "/sys/fs/bpf/old", 0);
+	prog_load(&sc, TID, 3, "p", 0, 0, 1, 0);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 1 unlinkat cannot be translated: removes /sys/fs/bpf/old from a bpffs, "
+			     "which a replay does not do"), "%s", rn.err);
+	run_free(&rn);
+}
+END_TEST
+
 /* --- the synthetic kprobe trace of the dump tests ----------------------------------------------- */
 static uint8_t *kprobe_bytes(bool with_end, size_t *len)
 {
@@ -1887,6 +1949,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
 	tcase_add_test(tc, reloc_fds_in_map_values);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
+	tcase_add_test(tc, bpffs_directories);
 	tcase_add_test(tc, driver_on_the_dump_trace);
 	tcase_add_test(tc, reloc_symbols);
 	tcase_add_test(tc, survives_garbage_in_records);

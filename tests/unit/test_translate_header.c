@@ -588,6 +588,12 @@ START_TEST(bad_names_refused)
 	o.caps = "unpatched-7.0";
 	ck_assert_int_eq(bpfrr_header_fwrite(ir, stdout, &o, err, sizeof(err)), -EINVAL);
 	ck_assert_str_eq(err, "caps 'unpatched-7.0': one of " BPFRR_CAPS_ASSUME_NAMES);
+	o.caps = NULL;
+	/* a directory on a bpffs to make: the header's runtime makes none */
+	ck_assert_int_ge(bpfrr_ir_add_dir_slot(ir, "dir.1", "/sys/fs/bpf/d", 0700), 0);
+	ck_assert_int_eq(bpfrr_header_fwrite(ir, stdout, &o, err, sizeof(err)), -EOPNOTSUPP);
+	ck_assert_msg(strstr(err, "is the directory /sys/fs/bpf/d on a bpffs, which bpfrr replay makes; the "
+			     "header format cannot carry it"), "%s", err);
 	bpfrr_ir_free(ir);
 }
 END_TEST
