@@ -1078,9 +1078,9 @@ static inline const char *bpfrr_rt_sig_refusal(int err)
 	case -ENOKEY: return "no such key or keyring";
 	case -EBADMSG: return "malformed signature";
 	case -E2BIG: return "this kernel takes no signature (no signed loaders: the attr is past what it knows)";
-	case -EPERM:
-	case -EACCES: return "refused (an LSM, or the metadata map)";
-	case -EINVAL: return "invalid (the metadata map: not exclusive, frozen, a plain ARRAY?)";
+	case -EACCES: return "the metadata map is not exclusive to these insns (or an LSM refused)";
+	case -EPERM: return "the metadata map is not frozen (or an LSM refused)";
+	case -EINVAL: return "invalid: the metadata map is not a plain ARRAY, or the program names an fd outside it";
 	default: return "refused";
 	}
 }
