@@ -157,6 +157,10 @@ struct bpfrr_rt_loader {
 	uint32_t nr_created;
 	uint32_t ctx_size;		/* BPFRR_RT_CTX_SLOTS + 4 * nr_slots */
 	uint64_t first_seq;		/* its first call (errors before any call ran) */
+	/* a signed loader (docs/signing.md): loaded as it is, with its signature */
+	const uint8_t *signature;	/* PKCS#7 over insns || blob, or NULL: unsigned */
+	uint32_t signature_size;
+	const uint8_t *excl_prog_hash;	/* SHA-256 of insns: the blob map is exclusive to it */
 };
 
 /* One step: exactly one of loader and call is set. */
@@ -238,6 +242,7 @@ struct bpfrr_rt_image {
 	const struct bpfrr_rt_slot *slots;
 	uint32_t nr_steps;
 	const struct bpfrr_rt_step *steps;
+	const char *build_id;		/* signed for this kernel build only (GNU build id, hex), or NULL */
 };
 
 /* bpf(2): the new fd or 0 on success, -errno on failure. */
@@ -902,6 +907,184 @@ static inline int bpfrr_rt_prog_load(const struct bpf_insn *insns, uint32_t nr_i
 	return bpfrr_rt_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
+/*
+ * Signed loaders (docs/signing.md; upstream 6.18 UAPI, mainline's load-time
+ * check, the series' 6.12 backport).  The attr fields after the last one
+ * 6.12 knows, by offset (the build's <linux/bpf.h> may lack them):
+ */
+#define BPFRR_RT_MAP_EXCL_PROG_HASH	80	/* MAP_CREATE: __aligned_u64 excl_prog_hash */
+#define BPFRR_RT_MAP_EXCL_PROG_HASH_SIZE 88	/* __u32 excl_prog_hash_size */
+#define BPFRR_RT_MAP_CREATE_SIGNED_SIZE	96
+#define BPFRR_RT_PROG_FD_ARRAY_CNT	148	/* PROG_LOAD: __u32 fd_array_cnt */
+#define BPFRR_RT_PROG_SIGNATURE		152	/* __aligned_u64 signature */
+#define BPFRR_RT_PROG_SIGNATURE_SIZE	160	/* __u32 signature_size */
+#define BPFRR_RT_PROG_KEYRING_ID	164	/* __s32 keyring_id */
+#define BPFRR_RT_PROG_LOAD_SIGNED_SIZE	168
+/* keyring_id: system keyrings, and the special ids of keyutils (KEY_SPEC_*) */
+#define BPFRR_RT_KEYRING_BUILTIN	0
+#define BPFRR_RT_KEYRING_SECONDARY	1
+#define BPFRR_RT_KEYRING_PLATFORM	2
+#define BPFRR_RT_KEYRING_SESSION	(-3)	/* KEY_SPEC_SESSION_KEYRING, "@s" */
+#define BPFRR_RT_KEYRING_USER		(-4)	/* KEY_SPEC_USER_KEYRING, "@u" */
+/* The environment variable a header's loader takes its keyring from (default "@s") */
+#define BPFRR_RT_KEYRING_ENV		"BPFRR_KEYRING"
+
+/* "@s", "@u", "builtin", "secondary", "platform" or a key serial: 0 with *id, or -EINVAL. */
+static inline int bpfrr_rt_keyring_parse(const char *s, int32_t *id)
+{
+	static const struct { const char *name; int32_t id; } names[] = {
+		{ "@s", BPFRR_RT_KEYRING_SESSION }, { "@u", BPFRR_RT_KEYRING_USER },
+		{ "builtin", BPFRR_RT_KEYRING_BUILTIN }, { "secondary", BPFRR_RT_KEYRING_SECONDARY },
+		{ "platform", BPFRR_RT_KEYRING_PLATFORM },
+	};
+	char *end;
+	long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i].name)) {
+			*id = names[i].id;
+			return 0;
+		}
+	v = strtol(s, &end, 0);
+	if (end == s || *end || v < INT32_MIN || v > INT32_MAX)
+		return -EINVAL;
+	*id = (int32_t)v;
+	return 0;
+}
+
+/*
+ * The metadata map of a signed loader: a 1-entry ARRAY holding blob, made
+ * exclusive to the program whose insns hash to excl_prog_hash, written
+ * and frozen.  Its fd or -errno.
+ */
+static inline int bpfrr_rt_signed_blob_map(const void *blob, uint32_t blob_size, const uint8_t *excl_prog_hash)
+{
+	uint8_t a[BPFRR_RT_MAP_CREATE_SIGNED_SIZE];
+	union bpf_attr attr;
+	uint64_t hash_ptr = (uintptr_t)excl_prog_hash;
+	uint32_t key = 0, hash_size = 32;
+	int map_fd, ret;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = blob_size;
+	attr.max_entries = 1;
+	memcpy(attr.map_name, "bpfrr_blob", sizeof("bpfrr_blob"));
+	memset(a, 0, sizeof(a));
+	memcpy(a, &attr, sizeof(attr) < BPFRR_RT_MAP_EXCL_PROG_HASH ? sizeof(attr) : BPFRR_RT_MAP_EXCL_PROG_HASH);
+	memcpy(a + BPFRR_RT_MAP_EXCL_PROG_HASH, &hash_ptr, 8);
+	memcpy(a + BPFRR_RT_MAP_EXCL_PROG_HASH_SIZE, &hash_size, 4);
+	map_fd = bpfrr_rt_sys_bpf(BPF_MAP_CREATE, a, sizeof(a));
+	if (map_fd < 0)
+		return map_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)blob;
+	ret = bpfrr_rt_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	if (!ret) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = map_fd;
+		ret = bpfrr_rt_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+	}
+	if (ret < 0) {
+		close(map_fd);
+		return ret;
+	}
+	return map_fd;
+}
+
+/*
+ * A signed loader's BPF_PROG_LOAD: fd_array = { blob_fd } with
+ * fd_array_cnt = 1 (the metadata map the signature covers), the signature
+ * and the keyring to check it against.  Its fd or -errno (EKEYREJECTED: the
+ * signature does not verify; ENOKEY: no such key; EBADMSG: not PKCS#7; E2BIG:
+ * a kernel without signed loaders).
+ */
+static inline int bpfrr_rt_signed_prog_load(const struct bpf_insn *insns, uint32_t nr_insns, const char *name,
+					    int blob_fd, const uint8_t *sig, uint32_t sig_size, int32_t keyring_id,
+					    char *log, uint32_t log_size)
+{
+	static const char license[] = "GPL";
+	uint8_t a[BPFRR_RT_PROG_LOAD_SIGNED_SIZE];
+	union bpf_attr attr;
+	uint64_t sig_ptr = (uintptr_t)sig;
+	uint32_t one = 1;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = nr_insns;
+	attr.license = (uintptr_t)license;
+	attr.fd_array = (uintptr_t)&blob_fd;
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	if (log && log_size) {
+		log[0] = '\0';
+		attr.log_level = 1;
+		attr.log_buf = (uintptr_t)log;
+		attr.log_size = log_size;
+	}
+	memset(a, 0, sizeof(a));
+	memcpy(a, &attr, sizeof(attr) < BPFRR_RT_PROG_FD_ARRAY_CNT ? sizeof(attr) : BPFRR_RT_PROG_FD_ARRAY_CNT);
+	memcpy(a + BPFRR_RT_PROG_FD_ARRAY_CNT, &one, 4);
+	memcpy(a + BPFRR_RT_PROG_SIGNATURE, &sig_ptr, 8);
+	memcpy(a + BPFRR_RT_PROG_SIGNATURE_SIZE, &sig_size, 4);
+	memcpy(a + BPFRR_RT_PROG_KEYRING_ID, &keyring_id, 4);
+	return bpfrr_rt_sys_bpf(BPF_PROG_LOAD, a, sizeof(a));
+}
+
+/*
+ * The kernel's verdict on a loaded program's signature, kept with the
+ * program: the "sig_verdict:" line of its fdinfo ("verified", "unsigned")
+ * and, when verified, its "sig_keyring:" ("builtin", "secondary",
+ * "platform" or a key serial), into buf as "verified (keyring 1234)";
+ * "unknown" on a kernel that shows none.
+ */
+static inline void bpfrr_rt_sig_verdict(int prog_fd, char *buf, size_t size)
+{
+	char path[64], line[256], verdict[64] = "unknown", keyring[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", prog_fd);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		if (!strncmp(line, "sig_verdict:", 12))
+			snprintf(verdict, sizeof(verdict), "%s", v);
+		else if (!strncmp(line, "sig_keyring:", 12))
+			snprintf(keyring, sizeof(keyring), "%s", v);
+	}
+	if (f)
+		fclose(f);
+	if (keyring[0])
+		snprintf(buf, size, "%.24s (keyring %.24s)", verdict, keyring);
+	else
+		snprintf(buf, size, "%s", verdict);
+}
+
+/* What the kernel's errno at a signed loader's load says, in a few words. */
+static inline const char *bpfrr_rt_sig_refusal(int err)
+{
+	switch (err) {
+	case -EKEYREJECTED: return "signature rejected (not made by a key in the keyring over these bytes)";
+	case -ENOKEY: return "no such key or keyring";
+	case -EBADMSG: return "malformed signature";
+	case -E2BIG: return "this kernel takes no signature (no signed loaders: the attr is past what it knows)";
+	case -EACCES: return "the metadata map is not exclusive to these insns (or an LSM refused)";
+	case -EPERM: return "the metadata map is not frozen (or an LSM refused)";
+	case -EINVAL: return "invalid: the metadata map is not a plain ARRAY, or the program names an fd outside it";
+	default: return "refused";
+	}
+}
+
 /* BPF_PROG_RUN of a syscall program: ctx copied in and back out.  0 or -errno. */
 static inline int bpfrr_rt_prog_run(int prog_fd, void *ctx, uint32_t ctx_size, uint32_t *retval)
 {
@@ -961,17 +1144,46 @@ static inline int bpfrr_rt_run_loader(const struct bpfrr_rt_loader *l, int32_t k
 		}
 		insns[l->kfunc_calls[i]].imm = kfunc_btf_id;
 	}
-	map_fd = bpfrr_rt_blob_map(blob, l->blob_size);
-	if (map_fd < 0) {
-		ret = map_fd;
-		goto out;
-	}
-	prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, NULL, 0);
-	if (prog_fd < 0) {
-		ret = prog_fd;
-		if (log && log_size)
-			prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, log, log_size);
-		goto out;
+	if (l->signature) {
+		const char *ring = getenv(BPFRR_RT_KEYRING_ENV);
+		int32_t keyring_id = BPFRR_RT_KEYRING_SESSION;
+
+		/* loaded as signed: nothing may be patched in (the translator fixed it all) */
+		if (l->nr_resolves || l->nr_kfunc_calls || l->user_size || !l->excl_prog_hash) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (ring && ring[0] && bpfrr_rt_keyring_parse(ring, &keyring_id)) {
+			ret = -EINVAL;
+			goto out;
+		}
+		map_fd = bpfrr_rt_signed_blob_map(blob, l->blob_size, l->excl_prog_hash);
+		if (map_fd < 0) {
+			ret = map_fd;
+			goto out;
+		}
+		prog_fd = bpfrr_rt_signed_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, l->signature,
+						    l->signature_size, keyring_id, NULL, 0);
+		if (prog_fd < 0) {
+			ret = prog_fd;
+			if (log && log_size)
+				snprintf(log, log_size, "the signed loader: %s", bpfrr_rt_sig_refusal(ret));
+			goto out;
+		}
+	} else {
+		map_fd = bpfrr_rt_blob_map(blob, l->blob_size);
+		if (map_fd < 0) {
+			ret = map_fd;
+			goto out;
+		}
+		prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, NULL, 0);
+		if (prog_fd < 0) {
+			ret = prog_fd;
+			if (log && log_size)
+				prog_fd = bpfrr_rt_prog_load(insns, l->nr_insns, "bpfrr_loader", map_fd, log,
+							     log_size);
+			goto out;
+		}
 	}
 	if (user) {
 		for (i = 0; i < l->nr_user_relocs; i++) {
@@ -1082,12 +1294,57 @@ static inline int bpfrr_rt_needs_met(const struct bpfrr_rt_need *needs, uint32_t
 	return 1;
 }
 
+#define BPFRR_RT_KERNEL_NOTES	"/sys/kernel/notes"
+
+/* The running kernel's GNU build id in hex (the NT_GNU_BUILD_ID note of /sys/kernel/notes): 0 or -errno. */
+static inline int bpfrr_rt_build_id(char *hex, size_t size)
+{
+	uint8_t *data = NULL;
+	size_t len = 0, off = 0;
+	int ret = bpfrr_rt_read_file(BPFRR_RT_KERNEL_NOTES, &data, &len);
+
+	if (ret)
+		return ret;
+	ret = -ENOENT;
+	while (off + 12 <= len) {
+		uint32_t namesz, descsz, type, i;
+		size_t name_at = off + 12, desc_at;
+
+		memcpy(&namesz, data + off, 4);
+		memcpy(&descsz, data + off + 4, 4);
+		memcpy(&type, data + off + 8, 4);
+		desc_at = name_at + ((namesz + 3) & ~3u);
+		if (namesz > len || descsz > len || desc_at + descsz > len)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(data + name_at, "GNU", 4) && descsz && 2 * descsz < size) {
+			for (i = 0; i < descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", data[desc_at + i]);
+			ret = 0;
+			break;
+		}
+		off = desc_at + ((descsz + 3) & ~3u);
+	}
+	free(data);
+	return ret;
+}
+
 /* 0 if the running kernel suits the image, -EOPNOTSUPP if not, or -errno. */
 static inline int bpfrr_rt_check_kernel(const struct bpfrr_rt_image *img)
 {
 	uint8_t *data = NULL, *text;
 	size_t len = 0;
 	int ret;
+
+	if (img->build_id) {
+		char hex[130];
+
+		/* a signed image's values were fixed for one build: another gets ENOEXEC, before anything */
+		ret = bpfrr_rt_build_id(hex, sizeof(hex));
+		if (ret)
+			return ret;
+		if (strcmp(hex, img->build_id))
+			return -ENOEXEC;
+	}
 
 	if (img->kernel == BPFRR_RT_KERNEL_ANY)
 		return 0;

@@ -22,6 +22,7 @@
 #include "probe.h"
 #include "replay.h"
 #include "run.h"
+#include "sign.h"
 
 static int replay_fail(struct bpfrr_replay *r, int call, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -472,6 +473,156 @@ static int open_path_slots(struct bpfrr_replay *r)
 	return 0;
 }
 
+/* --- a signed bundle ---------------------------------------------------------------- */
+
+/*
+ * A signed bundle names the kernel build its values were fixed for: any
+ * other is refused before anything is made.
+ */
+static int check_signed_build(struct bpfrr_replay *r)
+{
+	const struct bpfrr_ir_sig *sg = r->ir->sig;
+	const struct bpfrr_kernel_build *b;
+	int ret;
+
+	if (!sg->build_id)
+		return 0;
+	ret = bpfrr_kernel_build_current(&b);
+	if (ret)
+		return replay_fail(r, -1, ret, "reading this kernel's build identity: %s", strerror(-ret));
+	if (strcmp(b->build_id, sg->build_id))
+		return replay_fail(r, -1, -ENOEXEC, "the bundle's loader was signed for kernel build %s%s%s%s, this "
+				   "is %s (%s): its tracepoint and BTF ids would be another kernel's",
+				   sg->build_id, sg->release ? " (" : "", sg->release ? sg->release : "",
+				   sg->release ? ")" : "", b->build_id[0] ? b->build_id : "unknown", b->release);
+	return 0;
+}
+
+/*
+ * The signed loader, loaded as it is: the metadata map exclusive to its
+ * insns, written and frozen, then BPF_PROG_LOAD with the signature (the
+ * kernel checks it over insns || blob before anything else), then run
+ * with a context of -1 slots: every fd it uses it makes.  The IR planned
+ * on the signing caps gives what the report and errors need (which call a
+ * seq is, which slots the loader makes); the bytes loaded are the signed
+ * ones even where they differ (the kernel is the judge).
+ */
+static int run_signed(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
+{
+	const struct bpfrr_ir_sig *sg = r->ir->sig;
+	struct bpfrr_loader l = { 0 };
+	struct bpfrr_loader_ctx *hdr;
+	uint8_t *ctx = NULL;
+	char err[256];
+	uint64_t t0;
+	int map_fd = -1, prog_fd = -1, ret;
+	uint32_t i, retval = 0;
+
+	r->is_signed = true;
+	bpfrr_sign_check(r->ir, r->sig_check, sizeof(r->sig_check));
+	if (bpfrr_sign_caps(sg, &r->caps))
+		return replay_fail(r, -1, -EINVAL, "the signed loader names caps '%s' this bpfrr does not know",
+				   sg->caps);
+	ret = bpfrr_plan_make(r->ir, &r->caps, 0, &r->plan, err, sizeof(err));
+	if (!ret && r->plan.nr_segs != 1)
+		ret = -EINVAL;
+	if (!ret) {
+		t0 = bpfrr_now_ns();
+		ret = bpfrr_codegen(r->ir, r->plan.order, r->plan.segs[0].nr, &r->caps, o->verbose ? BPFRR_CG_NOTES : 0,
+				    &l, err, sizeof(err));
+		r->t_codegen += bpfrr_now_ns() - t0;
+	} else if (ret == -EINVAL) {
+		snprintf(err, sizeof(err), "%u loader runs", r->plan.nr_segs);
+	}
+	if (ret)
+		return replay_fail(r, -1, ret, "the signed bundle's calls do not plan as one loader: %s", err);
+	if (o->verbose) {
+		fprintf(o->verbose, "signed loader (%s; the listing is the IR's, the loaded bytes the signed "
+			"ones):\n", r->sig_check);
+		bpfrr_loader_print(r->ir, &l, o->verbose);
+	}
+	ctx = calloc(1, l.ctx_size);
+	if (!ctx) {
+		ret = replay_fail(r, -1, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < r->ir->nr_slots; i++)
+		memset(ctx + BPFRR_LOADER_CTX_SLOTS + 4 * i, 0xff, 4);
+
+	t0 = bpfrr_now_ns();
+	map_fd = bpfrr_rt_signed_blob_map(sg->blob, sg->blob_size, sg->excl_prog_hash);
+	r->t_sig_map = bpfrr_now_ns() - t0;
+	if (map_fd < 0) {
+		ret = replay_fail(r, -1, map_fd, "making the signed loader's metadata map (%u bytes, exclusive, "
+				  "frozen): %s%s", sg->blob_size, strerror(-map_fd), map_fd == -E2BIG || map_fd == -EINVAL ?
+				  ": this kernel takes no signature (no exclusive maps: stock 6.12 refuses "
+				  "excl_prog_hash with EINVAL)" : "");
+		goto out;
+	}
+	t0 = bpfrr_now_ns();
+	prog_fd = bpfrr_rt_signed_prog_load((const struct bpf_insn *)sg->insns, sg->nr_insns, "bpfrr_loader", map_fd,
+					    sg->sig, sg->sig_size, o->keyring_id, NULL, 0);
+	r->t_sig_load = bpfrr_now_ns() - t0;
+	r->t_load += r->t_sig_map + r->t_sig_load;
+	r->nr_loader_runs = 1;
+	r->loader_insns = sg->nr_insns;
+	r->loader_blob = sg->blob_size;
+	if (prog_fd < 0) {
+		snprintf(r->sig_verdict, sizeof(r->sig_verdict), "refused");
+		ret = replay_fail(r, -1, prog_fd, "the kernel refused the signed loader at BPF_PROG_LOAD: %s: %s "
+				  "(stored loader %s)", strerror(-prog_fd), bpfrr_rt_sig_refusal(prog_fd), r->sig_check);
+		goto out;
+	}
+	bpfrr_rt_sig_verdict(prog_fd, r->sig_verdict, sizeof(r->sig_verdict));
+	t0 = bpfrr_now_ns();
+	ret = bpfrr_rt_prog_run(prog_fd, ctx, l.ctx_size, &retval);
+	r->t_run += bpfrr_now_ns() - t0;
+	if (ret) {
+		ret = replay_fail(r, -1, ret, "running the signed loader: %s", strerror(-ret));
+		goto out;
+	}
+	hdr = (struct bpfrr_loader_ctx *)ctx;
+	if (hdr->err) {
+		int failed = -1;
+		char name[64];
+
+		for (i = 0; i < l.nr_calls; i++)
+			if ((uint32_t)r->ir->calls[l.calls[i].call].seq == hdr->failed_seq) {
+				failed = (int)l.calls[i].call;
+				break;
+			}
+		if (failed < 0)
+			ret = replay_fail(r, -1, hdr->err < 0 ? hdr->err : -EPROTO, "the signed loader failed with %d "
+					  "at an unknown seq %u", hdr->err, hdr->failed_seq);
+		else
+			ret = replay_fail(r, failed, hdr->err, "seq %llu %s (in the signed loader): %s",
+					  (unsigned long long)r->ir->calls[failed].seq,
+					  bpfrr_ir_call_name(&r->ir->calls[failed], name, sizeof(name)),
+					  strerror(-hdr->err));
+		goto out;
+	}
+	for (i = 0; i < l.nr_created; i++) {
+		int32_t fd;
+
+		memcpy(&fd, ctx + BPFRR_LOADER_CTX_SLOTS + 4 * l.created[i], 4);
+		r->fds[l.created[i]] = fd;
+		if (fd < 0) {
+			ret = replay_fail(r, -1, -EPROTO, "the signed loader returned no fd for slot %u", l.created[i]);
+			goto out;
+		}
+	}
+	r->nr_kernel_calls = l.nr_calls;
+	ret = 0;
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	if (map_fd >= 0)
+		close(map_fd);
+	free(ctx);
+	bpfrr_loader_free(&l);
+	return ret;
+}
+
 /* A failed load: make the calls again with a log buffer on the failing one. */
 static void fetch_log(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 {
@@ -556,10 +707,22 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	raise_nofile(r->ir->nr_slots);
 	/* refusals first, before the probes load anything */
 	ret = check_machine(r);
+	if (!ret && r->ir->sig)
+		ret = check_signed_build(r);
 	if (!ret)
 		ret = resolve_values(r);
 	if (ret) {
 		r->refused = true;
+		return ret;
+	}
+	if (r->ir->sig) {
+		/* planned and signed at translate time: no probe, no re-plan */
+		ret = run_signed(r, o);
+		if (ret) {
+			close_all(r);
+			check_nothing_held(r, held_before);
+		}
+		r->t_total = bpfrr_now_ns() - t_start;
 		return ret;
 	}
 

@@ -35,6 +35,8 @@ struct bpfrr_replay_opts {
 	const struct bpfrr_caps *caps;	/* NULL: probe the running kernel */
 	unsigned int flags;		/* BPFRR_REPLAY_* */
 	FILE *verbose;			/* plan, loader listings, steps; NULL for none */
+	int32_t keyring_id;		/* a signed bundle's: BPFRR_RT_KEYRING_* or a key serial
+					 * (header_runtime.h); 0 (builtin) when zeroed */
 };
 
 struct bpfrr_replay {
@@ -52,6 +54,11 @@ struct bpfrr_replay {
 	bool refused;			/* refused before anything was made (another arch or build, a
 					 * symbol this kernel lacks): error is the whole story */
 	char *log;			/* the kernel's log for the failed call, or NULL */
+	/* a signed bundle (ir->sig): the kernel's verdict, read back from the program's fdinfo */
+	bool is_signed;
+	char sig_verdict[64];		/* "verified", "unsigned", "unknown"; "" before the load */
+	char sig_check[192];		/* the reader's check of the stored loader (bpfrr_sign_check) */
+	uint64_t t_sig_map, t_sig_load;	/* ns: metadata map made, written, frozen; the signed load */
 	/* figures */
 	uint32_t nr_loader_runs, nr_kernel_calls, nr_user_calls;
 	uint32_t loader_insns, loader_blob, loader_user;	/* summed over runs */

@@ -21,12 +21,14 @@
 #include "bundle.h"
 #include "codegen.h"
 #include "frontend.h"
+#include "header_runtime.h"
 #include "kernel_build.h"
 #include "probe.h"
 #include "replay.h"
 #include "replay_out.h"
 #include "replayer.h"
 #include "run.h"
+#include "sign.h"
 #include "trace.h"
 
 static void usage(FILE *out)
@@ -54,6 +56,9 @@ static void usage(FILE *out)
 		"  --assume-caps NAME   with --plan or --caps: a named kernel (%s)\n"
 		"                       instead of probing this one (no bpf() at all)\n"
 		"  --caps               print what this kernel's syscall programs can do, then stop\n"
+		"  --keyring KEYRING    a signed bundle: the keyring the kernel checks its signature\n"
+		"                       against: @s (default), @u, builtin, secondary, platform or a\n"
+		"                       key serial (docs/signing.md)\n"
 		"  -v, --verbose        print the kernel's capabilities, the plan, the loaders, steps\n"
 		"                       (on stderr with --json)\n"
 		"  --json               print one JSON object instead of text: the caps, the plan and\n"
@@ -327,7 +332,8 @@ static int prepare_pin_dir(struct bpfrr_replay_out *out, const char *dir, bool *
 
 int bpfrr_replay_main(int argc, char **argv)
 {
-	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_VERIFY_EXPECTED, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON };
+	enum { OPT_PIN = 256, OPT_HOLD, OPT_VERIFY, OPT_VERIFY_EXPECTED, OPT_KEEP_ORDER, OPT_PLAN, OPT_ASSUME, OPT_CAPS, OPT_JSON,
+	       OPT_KEYRING };
 	static const struct option options[] = {
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "hold", no_argument, NULL, OPT_HOLD },
@@ -338,11 +344,12 @@ int bpfrr_replay_main(int argc, char **argv)
 		{ "assume-caps", required_argument, NULL, OPT_ASSUME },
 		{ "caps", no_argument, NULL, OPT_CAPS },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "keyring", required_argument, NULL, OPT_KEYRING },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *pin_dir = NULL, *assume = NULL;
+	const char *pin_dir = NULL, *assume = NULL, *keyring = NULL;
 	unsigned int verify_flags = 0;
 	bool do_hold = false, do_verify = false, do_plan = false, do_caps = false, want_json = false;
 	bool truncated = false, pin_made = false;
@@ -368,10 +375,17 @@ int bpfrr_replay_main(int argc, char **argv)
 		case OPT_ASSUME: assume = optarg; break;
 		case OPT_CAPS: do_caps = true; break;
 		case OPT_JSON: want_json = true; break;
+		case OPT_KEYRING: keyring = optarg; break;
 		case 'v': o.verbose = stdout; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return BPFRR_EXIT_USAGE;
 		}
+	}
+	o.keyring_id = BPFRR_RT_KEYRING_SESSION;
+	if (keyring && bpfrr_rt_keyring_parse(keyring, &o.keyring_id)) {
+		fprintf(stderr, "bpfrr replay: --keyring '%s': @s, @u, builtin, secondary, platform or a key serial\n",
+			keyring);
+		return BPFRR_EXIT_USAGE;
 	}
 	if (want_json) {
 		json_start(&json, stdout);
@@ -422,12 +436,40 @@ int bpfrr_replay_main(int argc, char **argv)
 	/* --plan runs nothing: a host may plan another arch's load */
 	if (!ret && !do_plan)
 		ret = check_arch(&out, argv[optind], ir);
+	if (!ret && ir->sig && (assume || o.flags & BPFRR_REPLAY_KEEP_ORDER)) {
+		fail(&out, "%s is signed: its loader was planned and signed for %s at translate time; a re-plan "
+		     "(%s) would load a program the signature does not cover", argv[optind], ir->sig->caps,
+		     assume ? "--assume-caps" : "--keep-order");
+		ret = BPFRR_EXIT_USAGE;
+	}
+	if (!ret && !ir->sig && keyring) {
+		fail(&out, "--keyring: %s is not signed", argv[optind]);
+		ret = BPFRR_EXIT_USAGE;
+	}
 	if (ret) {
 		out.ops->end(&out);
 		bpfrr_ir_free(ir);
 		return ret;
 	}
 
+	if (do_plan && ir->sig) {
+		/* the plan it was signed with, and what a reader can check without the key */
+		char what[192];
+
+		bpfrr_sign_check(ir, what, sizeof(what));
+		if (!want_json)
+			printf("signed: loader planned and signed for %s%s%s; %u insns, %u-byte metadata map, "
+			       "%u-byte signature; stored loader %s\n", ir->sig->caps,
+			       ir->sig->build_id ? ", kernel build " : ", any kernel build",
+			       ir->sig->build_id ? ir->sig->build_id : "", ir->sig->nr_insns, ir->sig->blob_size,
+			       ir->sig->sig_size, what);
+		ret = bpfrr_sign_caps(ir->sig, &caps) ? BPFRR_EXIT_USAGE : 0;
+		if (!ret)
+			ret = print_plan(&out, ir, &caps, 0);
+		out.ops->end(&out);
+		bpfrr_ir_free(ir);
+		return ret;
+	}
 	if (do_plan) {
 		ret = get_caps(&out, &caps, assume, bpfrr_ir_has_perf_event_open(ir) ? BPFRR_CAPS_PROBE_PERF : 0);
 		if (!ret)

@@ -9,6 +9,7 @@
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
 #include "replay_out.h"
+#include "sign.h"
 
 static double ms(uint64_t ns)
 {
@@ -51,6 +52,20 @@ static void plain_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, 
 	fprintf(o->f, "replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f, run %.3f, user %.3f, "
 		"total %.3f\n", ms(r->t_probe), ms(r->t_plan), ms(r->t_codegen), ms(r->t_load), ms(r->t_run),
 		ms(r->t_user), ms(r->t_total));
+	if (r->is_signed) {
+		const struct bpfrr_ir_sig *sg = ir->sig;
+		struct bpfrr_sign_covers cv;
+
+		bpfrr_sign_covers(ir, &cv);
+		fprintf(o->f, "replay: signed loader: verdict %s; the signature covers %u loader insns and 1 metadata "
+			"map (%u bytes), the %u calls made inside: %u maps, %u programs, %u BTF, %u links, %u perf "
+			"events, %u pins, %u map updates/freezes/binds, %u other\n",
+			r->sig_verdict[0] ? r->sig_verdict : "none (not loaded)", sg->nr_insns, sg->blob_size, cv.calls,
+			cv.maps, cv.progs, cv.btfs, cv.links, cv.perf_events, cv.pins, cv.updates, cv.other);
+		fprintf(o->f, "replay: signed for %s%s%s%s; stored loader %s; metadata map %.3f ms, signed load "
+			"%.3f ms\n", sg->caps, sg->build_id ? ", kernel build " : ", any kernel build",
+			sg->build_id ? sg->build_id : "", "", r->sig_check, ms(r->t_sig_map), ms(r->t_sig_load));
+	}
 }
 
 static void plain_verify_begin(struct bpfrr_replay_out *o)
@@ -338,6 +353,34 @@ static void js_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, con
 	json_u64(j, "user", r->t_user);
 	json_u64(j, "total", r->t_total);
 	json_obj_end(j);
+	if (r->is_signed) {
+		struct bpfrr_sign_covers cv;
+
+		bpfrr_sign_covers(ir, &cv);
+		json_obj_begin(j, "signed");
+		json_str(j, "verdict", r->sig_verdict[0] ? r->sig_verdict : NULL);
+		json_str(j, "caps", ir->sig->caps);
+		json_str(j, "build_id", ir->sig->build_id);
+		json_str(j, "stored_loader", r->sig_check);
+		json_u64(j, "insns", ir->sig->nr_insns);
+		json_u64(j, "metadata_maps", 1);
+		json_u64(j, "metadata_bytes", ir->sig->blob_size);
+		json_u64(j, "signature_bytes", ir->sig->sig_size);
+		json_obj_begin(j, "covers");
+		json_u64(j, "calls", cv.calls);
+		json_u64(j, "maps", cv.maps);
+		json_u64(j, "progs", cv.progs);
+		json_u64(j, "btfs", cv.btfs);
+		json_u64(j, "links", cv.links);
+		json_u64(j, "perf_events", cv.perf_events);
+		json_u64(j, "pins", cv.pins);
+		json_u64(j, "updates", cv.updates);
+		json_u64(j, "other", cv.other);
+		json_obj_end(j);
+		json_u64(j, "metadata_map_ns", r->t_sig_map);
+		json_u64(j, "signed_load_ns", r->t_sig_load);
+		json_obj_end(j);
+	}
 	if (ok) {
 		json_null(j, "error");
 	} else {

@@ -260,6 +260,27 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 		put_str(&o, ir->drops[i].why);
 		frame(&o, start, BPFRR_BUNDLE_DROP);
 	}
+	if (ir->sig) {
+		const struct bpfrr_ir_sig *sg = ir->sig;
+
+		start = bpfrr_frame_begin(&o);
+		bpfrr_buf_put_u32(&o, 0);			/* flags */
+		bpfrr_buf_put_u32(&o, (uint32_t)sg->kfunc_btf_id);
+		put_str(&o, sg->caps);
+		put_str(&o, sg->build_id);
+		put_str(&o, sg->release);
+		bpfrr_buf_put(&o, sg->excl_prog_hash, 32);
+		bpfrr_buf_put(&o, sg->payload_sha256, 32);
+		bpfrr_buf_put(&o, sg->sig_sha256, 32);
+		bpfrr_buf_put_u32(&o, sg->nr_insns);
+		bpfrr_buf_put_u32(&o, sg->blob_size);
+		bpfrr_buf_put_u32(&o, sg->sig_size);
+		bpfrr_buf_put_u32(&o, 0);
+		bpfrr_buf_put(&o, sg->insns, (size_t)sg->nr_insns * 8);
+		bpfrr_buf_put(&o, sg->blob, sg->blob_size);
+		bpfrr_buf_put(&o, sg->sig, sg->sig_size);
+		frame(&o, start, BPFRR_BUNDLE_SIGNED_LOADER);
+	}
 	start = bpfrr_frame_begin(&o);
 	bpfrr_buf_put_u32(&o, ir->nr_slots);
 	bpfrr_buf_put_u32(&o, ir->nr_calls);
@@ -631,6 +652,60 @@ bool bpfrr_bundle_sniff(const void *data, size_t len)
 	return len >= 8 && bpfrr_frame_magic_matches(data, len, BPFRR_BUNDLE_MAGIC);
 }
 
+static void *memdup(const void *p, size_t len)
+{
+	void *d = malloc(len ? len : 1);
+
+	if (d)
+		memcpy(d, p, len);
+	return d;
+}
+
+/* The loader a signed bundle loads as it is (struct bpfrr_ir_sig). */
+static void get_signed_loader(struct in *in, size_t rec_off, struct bpfrr_ir *ir)
+{
+	struct bpfrr_ir_sig *sg = calloc(1, sizeof(*sg));
+	const uint8_t *p;
+	uint32_t flags;
+
+	if (!sg) {
+		in_fail(in, rec_off, "out of memory");
+		return;
+	}
+	ir->sig = sg;
+	flags = get_u32(in);
+	sg->kfunc_btf_id = (int32_t)get_u32(in);
+	sg->caps = get_str(in, 64);
+	sg->build_id = get_str(in, BPFRR_BUILD_ID_HEX);
+	sg->release = get_str(in, 4096);
+	if ((p = get(in, 32)))
+		memcpy(sg->excl_prog_hash, p, 32);
+	if ((p = get(in, 32)))
+		memcpy(sg->payload_sha256, p, 32);
+	if ((p = get(in, 32)))
+		memcpy(sg->sig_sha256, p, 32);
+	sg->nr_insns = get_u32(in);
+	sg->blob_size = get_u32(in);
+	sg->sig_size = get_u32(in);
+	get_u32(in);
+	if (in->cur.failed)
+		return;
+	if (flags || !sg->caps || !sg->nr_insns || sg->nr_insns > (1u << 20) || !sg->blob_size ||
+	    sg->blob_size > BPFRR_BUNDLE_MAX_PAYLOAD || !sg->sig_size || sg->sig_size > (1u << 16)) {
+		in_fail(in, rec_off, "SIGNED_LOADER: flags %#x, %u insns, blob %u bytes, signature %u bytes: "
+			"out of range", flags, sg->nr_insns, sg->blob_size, sg->sig_size);
+		return;
+	}
+	if ((p = get(in, (size_t)sg->nr_insns * 8)))
+		sg->insns = memdup(p, (size_t)sg->nr_insns * 8);
+	if ((p = get(in, sg->blob_size)))
+		sg->blob = memdup(p, sg->blob_size);
+	if ((p = get(in, sg->sig_size)))
+		sg->sig = memdup(p, sg->sig_size);
+	if (!in->cur.failed && (!sg->insns || !sg->blob || !sg->sig))
+		in_fail(in, rec_off, "out of memory");
+}
+
 struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *name, char *err,
 				     size_t err_size)
 {
@@ -804,6 +879,13 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 				in_fail(&rec, rec_off, "DROP without text");
 			break;
 		}
+		case BPFRR_BUNDLE_SIGNED_LOADER:
+			if (ir->sig) {
+				in_fail(&rec, rec_off, "second SIGNED_LOADER");
+				break;
+			}
+			get_signed_loader(&rec, rec_off, ir);
+			break;
 		case BPFRR_BUNDLE_END:
 			have_end = true;
 			if (get_u32(&rec) != ir->nr_slots || get_u32(&rec) != ir->nr_calls ||

@@ -19,8 +19,9 @@
 
 #define BPFRR_BUNDLE_MAGIC		"BPFRRBN"	/* 8 bytes on disk with its NUL */
 #define BPFRR_BUNDLE_VERSION_MAJOR	1
-#define BPFRR_BUNDLE_VERSION_MINOR	4	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
-						 * 1.3: SLOT_CONTENTS; 1.4: KERNEL build_id */
+#define BPFRR_BUNDLE_VERSION_MINOR	5	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
+						 * 1.3: SLOT_CONTENTS; 1.4: KERNEL build_id;
+						 * 1.5: SIGNED_LOADER */
 #define BPFRR_BUNDLE_MAX_PAYLOAD	(320u << 20)
 
 enum bpfrr_bundle_rec {
@@ -33,6 +34,7 @@ enum bpfrr_bundle_rec {
 	BPFRR_BUNDLE_CALL_EXT = 7,	/* 1.1: a call's BUILD_BOUND reason and symbol resolutions */
 	BPFRR_BUNDLE_CALL_PRODUCTS = 8,	/* a call's products: fds it writes into its buffers */
 	BPFRR_BUNDLE_SLOT_CONTENTS = 9,	/* 1.3: what the loader left in a map (--verify) */
+	BPFRR_BUNDLE_SIGNED_LOADER = 10,	/* 1.5: the signed loader, its blob and signature */
 };
 
 /*

@@ -92,7 +92,42 @@ void bpfrr_ir_free(struct bpfrr_ir *ir)
 	free(ir->kernel.machine);
 	free(ir->kernel.build_id);
 	free(ir->source);
+	bpfrr_ir_sig_free(ir->sig);
 	free(ir);
+}
+
+void bpfrr_ir_sig_free(struct bpfrr_ir_sig *sig)
+{
+	if (!sig)
+		return;
+	free(sig->caps);
+	free(sig->build_id);
+	free(sig->release);
+	free(sig->insns);
+	free(sig->blob);
+	free(sig->sig);
+	free(sig);
+}
+
+struct bpfrr_ir_sig *bpfrr_ir_sig_clone(const struct bpfrr_ir_sig *sig)
+{
+	struct bpfrr_ir_sig *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	*c = *sig;
+	c->caps = dup_or_null(sig->caps);
+	c->build_id = dup_or_null(sig->build_id);
+	c->release = dup_or_null(sig->release);
+	c->insns = memdup_or_null(sig->insns, (size_t)sig->nr_insns * 8);
+	c->blob = memdup_or_null(sig->blob, sig->blob_size);
+	c->sig = memdup_or_null(sig->sig, sig->sig_size);
+	if ((sig->caps && !c->caps) || (sig->build_id && !c->build_id) || (sig->release && !c->release) ||
+	    (sig->insns && !c->insns) || (sig->blob && !c->blob) || (sig->sig && !c->sig)) {
+		bpfrr_ir_sig_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 static int clone_call(struct bpfrr_ir_call *dst, const struct bpfrr_ir_call *src)
@@ -176,6 +211,11 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 	    (ir->kernel.release && !c->kernel.release) || (ir->kernel.machine && !c->kernel.machine) ||
 	    (ir->kernel.build_id && !c->kernel.build_id))
 		goto fail;
+	if (ir->sig) {
+		c->sig = bpfrr_ir_sig_clone(ir->sig);
+		if (!c->sig)
+			goto fail;
+	}
 	if (bpfrr_grow((void **)&c->calls, &c->cap_calls, ir->nr_calls, sizeof(*c->calls)) ||
 	    bpfrr_grow((void **)&c->slots, &c->cap_slots, ir->nr_slots, sizeof(*c->slots)) ||
 	    bpfrr_grow((void **)&c->drops, &c->cap_drops, ir->nr_drops, sizeof(*c->drops)))

@@ -253,6 +253,28 @@ struct bpfrr_ir_kernel {
 	uint32_t flags;			/* BPFRR_IR_KERNEL_* */
 };
 
+/*
+ * A signed bundle's loader (sign.h, docs/signing.md): generated and signed
+ * at translate time for named caps and, when it has kernel-specific
+ * values, one target kernel build; the replayer loads these bytes as they
+ * are and the kernel checks the signature over insns || blob.
+ */
+struct bpfrr_ir_sig {
+	char *caps;			/* the caps it was planned for: "patched-6.12" */
+	char *build_id;			/* the target kernel's GNU build id (hex), or NULL: any build */
+	char *release;			/* the target kernel's release (reports), or NULL */
+	int32_t kfunc_btf_id;		/* bpf_perf_event_open's BTF id on the target (0: no call) */
+	uint32_t nr_insns;
+	uint8_t *insns;			/* nr_insns * 8 bytes, as loaded */
+	uint32_t blob_size;
+	uint8_t *blob;			/* the metadata map's one value */
+	uint32_t sig_size;
+	uint8_t *sig;			/* PKCS#7 (DER, detached, SHA-256) over insns || blob */
+	uint8_t excl_prog_hash[32];	/* SHA-256 of insns: the blob map's excl_prog_hash */
+	uint8_t payload_sha256[32];	/* SHA-256 of insns || blob when signed */
+	uint8_t sig_sha256[32];		/* SHA-256 of sig when signed */
+};
+
 struct bpfrr_ir {
 	uint32_t arch;			/* ELF machine of the recording (0: unknown) */
 	char *kernel_release;		/* of the recording machine, may be NULL */
@@ -264,12 +286,15 @@ struct bpfrr_ir {
 	struct bpfrr_ir_slot *slots;
 	struct bpfrr_ir_drop *drops;
 	uint32_t cap_calls, cap_slots, cap_drops;
+	struct bpfrr_ir_sig *sig;	/* a signed bundle's loader, or NULL */
 };
 
 struct bpfrr_ir *bpfrr_ir_new(void);
 void bpfrr_ir_free(struct bpfrr_ir *ir);
 /* A deep copy (passes that rewrite calls work on copies); NULL on ENOMEM. */
 struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir);
+void bpfrr_ir_sig_free(struct bpfrr_ir_sig *sig);
+struct bpfrr_ir_sig *bpfrr_ir_sig_clone(const struct bpfrr_ir_sig *sig);
 
 /*
  * Builders.  Each returns the index of what it added, or -errno (-EINVAL

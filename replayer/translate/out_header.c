@@ -24,6 +24,7 @@
 #include "codegen.h"
 #include "header_runtime.h"
 #include "out_header.h"
+#include "sign.h"
 #include "outfile.h"
 #include "plan.h"
 
@@ -66,6 +67,7 @@ struct hw {
 	struct bpfrr_plan plan;
 	struct bpfrr_loader *loaders;	/* per plan segment (kernel ones only) */
 	char **fields;			/* per slot: its member of struct NAME */
+	const struct bpfrr_ir_sig *sig;	/* signed (--sign-key): the one loader's signature, else NULL */
 	char *err;
 	size_t err_size;
 };
@@ -245,8 +247,13 @@ static int put_loader(struct hw *w, uint32_t k, const struct bpfrr_loader *l)
 		nr_res += c->nr_resolves;
 	}
 	n = count_kfunc_calls(l, NULL);
-	/* the runtime patches every kfunc call with bpf_perf_event_open's id */
-	if (n != nr_perf)
+	if (w->sig) {
+		/* signed: the target's ids are in the insns already, nothing is patched */
+		if (l->nr_insns != w->sig->nr_insns || memcmp(l->insns, w->sig->insns, (size_t)l->nr_insns * 8) ||
+		    l->blob_size != w->sig->blob_size || memcmp(l->blob, w->sig->blob, l->blob_size) || nr_res)
+			return hw_fail(w, -EPROTO, "loader %u is not the loader that was signed", k);
+		n = 0;
+	} else if (n != nr_perf)
 		return hw_fail(w, -EPROTO, "loader %u: %u kfunc calls for %u perf_event_open calls", k, n,
 			       nr_perf);
 
@@ -312,6 +319,14 @@ static int put_loader(struct hw *w, uint32_t k, const struct bpfrr_loader *l)
 		snprintf(var, sizeof(var), "%s__l%u_created", w->name, k);
 		put_u32s(out, var, l->created, l->nr_created);
 	}
+	if (w->sig) {
+		fprintf(out, "/* PKCS#7 signature over insns || blob (docs/signing.md) */\n");
+		snprintf(var, sizeof(var), "%s__l%u_signature", w->name, k);
+		put_bytes(out, "uint8_t", var, w->sig->sig, w->sig->sig_size);
+		fprintf(out, "/* SHA-256 of the insns: the blob map is exclusive to this program */\n");
+		snprintf(var, sizeof(var), "%s__l%u_excl_prog_hash", w->name, k);
+		put_bytes(out, "uint8_t", var, w->sig->excl_prog_hash, 32);
+	}
 
 	fprintf(out, "static const struct bpfrr_rt_loader %s__l%u = {\n", w->name, k);
 	fprintf(out, "\t.insns = %s__l%u_insns,\n\t.nr_insns = %u,\n", w->name, k, l->nr_insns);
@@ -327,6 +342,9 @@ static int put_loader(struct hw *w, uint32_t k, const struct bpfrr_loader *l)
 		fprintf(out, "\t.resolves = %s__l%u_resolves,\n\t.nr_resolves = %u,\n", w->name, k, nr_res);
 	if (l->nr_created)
 		fprintf(out, "\t.created = %s__l%u_created,\n\t.nr_created = %u,\n", w->name, k, l->nr_created);
+	if (w->sig)
+		fprintf(out, "\t.signature = %s__l%u_signature,\n\t.signature_size = %u,\n"
+			"\t.excl_prog_hash = %s__l%u_excl_prog_hash,\n", w->name, k, w->sig->sig_size, w->name, k);
 	fprintf(out, "\t.ctx_size = %u,\n\t.first_seq = %llu,\n};\n", l->ctx_size,
 		(unsigned long long)ir->calls[l->calls[0].call].seq);
 	return 0;
@@ -596,6 +614,8 @@ static void put_api(struct hw *w)
 		fprintf(out, "\t.nr_slots = %u,\n\t.slots = %s__slots,\n", ir->nr_slots, n);
 	if (nr_steps)
 		fprintf(out, "\t.nr_steps = %u,\n\t.steps = %s__steps,\n", nr_steps, n);
+	if (w->sig && w->sig->build_id)
+		fprintf(out, "\t.build_id = \"%s\",\n", w->sig->build_id);
 	fprintf(out, "};\n");
 
 	fprintf(out, "\n/* The objects of the replay: an fd each (-1 when not loaded). */\nstruct %s {\n", n);
@@ -711,6 +731,14 @@ static void put_top(struct hw *w, const struct bpfrr_header_opts *o)
 		" * attrs are as recorded, so load it on the kernel build it was recorded on.\n"
 		" */\n", w->name, w->name, w->name,
 		w->caps.perf_event_open ? ", the bpf_perf_event_open() kfunc's BTF id" : "");
+	if (w->sig)
+		fprintf(out, "/*\n * SIGNED (docs/signing.md): the loader is loaded with its PKCS#7 signature over\n"
+			" * insns || blob, its blob in an exclusive frozen map; the kernel checks it against\n"
+			" * the keyring named by $%s (@s, @u, builtin, secondary, platform or a key\n"
+			" * serial; default @s).  Every kernel number was fixed at sign time%s%s;\n"
+			" * nothing is looked up at load time.  Any edit of the arrays below voids it.\n */\n",
+			BPFRR_RT_KEYRING_ENV, w->sig->build_id ? " for kernel build\n * " : "",
+			w->sig->build_id ? w->sig->build_id : "");
 	fprintf(out, "#ifndef BPFRR_HEADER_%s_H\n#define BPFRR_HEADER_%s_H\n\n", w->name, w->name);
 	if (ir->arch == EM_X86_64_)
 		fprintf(out, "#if !defined(__x86_64__)\n#error \"%s was recorded on x86_64\"\n#endif\n\n", w->name);
@@ -725,6 +753,7 @@ int bpfrr_header_fwrite(const struct bpfrr_ir *ir, FILE *out, const struct bpfrr
 			char *err, size_t err_size)
 {
 	struct hw w = { .ir = ir, .out = out, .name = o->name, .err = err, .err_size = err_size };
+	struct bpfrr_ir *signed_ir;
 	uint32_t i, k, nr_loaders = 0;
 	char ident[BPFRR_IR_MAX_NAME];
 	int ret;
@@ -745,10 +774,29 @@ int bpfrr_header_fwrite(const struct bpfrr_ir *ir, FILE *out, const struct bpfrr
 			return hw_fail(&w, -EOPNOTSUPP, "slot %u (%s) is the directory %s on a bpffs, which "
 				       "bpfrr replay makes; the header format cannot carry it", i,
 				       ir->slots[i].name ? ir->slots[i].name : "?", ir->slots[i].path);
+	if (o->sign) {
+		struct bpfrr_header_opts o2 = *o;
+
+		/* the signed IR: its values fixed for the target kernel, its one loader signed */
+		signed_ir = bpfrr_ir_clone(ir);
+		if (!signed_ir)
+			return hw_fail(&w, -ENOMEM, "out of memory");
+		ret = bpfrr_sign_ir(signed_ir, o->sign, err, err_size);
+		if (!ret) {
+			o2.sign = NULL;
+			o2.signed_ir = signed_ir;
+			ret = bpfrr_header_fwrite(signed_ir, out, &o2, err, err_size);
+		}
+		bpfrr_ir_free(signed_ir);
+		return ret;
+	}
+	w.sig = o->signed_ir ? o->signed_ir->sig : NULL;
 	w.caps_name = o->caps ? o->caps : "stock-6.12";
 	ret = bpfrr_caps_assume(&w.caps, w.caps_name);
 	if (ret)
 		return hw_fail(&w, ret, "caps '%s': one of %s", o->caps, BPFRR_CAPS_ASSUME_NAMES);
+	if (w.sig)
+		w.caps.perf_event_open_btf_id = w.sig->kfunc_btf_id;
 	ret = bpfrr_plan_make(ir, &w.caps, 0, &w.plan, err, err_size);
 	if (ret)
 		return ret;

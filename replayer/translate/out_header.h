@@ -27,10 +27,14 @@
 
 #include "ir.h"
 
+struct bpfrr_sign_opts;
+
 struct bpfrr_header_opts {
 	const char *name;	/* C identifier; NULL: from the output file's name */
 	const char *caps;	/* bpfrr_caps_assume() name; NULL: "stock-6.12" */
 	const char *source;	/* what the IR was made from (a comment), may be NULL */
+	const struct bpfrr_sign_opts *sign;	/* sign the loader (sign.h), or NULL */
+	const struct bpfrr_ir *signed_ir;	/* internal: the IR being written is this signed one */
 };
 
 /* Writes the header to path ("-": stdout).  0, or -errno with a one-line reason in err. */

@@ -24,6 +24,7 @@
 #include "out_elf.h"
 #include "out_header.h"
 #include "replayer.h"
+#include "sign.h"
 
 /* What a format writer gets besides the IR. */
 struct out_opts {
@@ -31,6 +32,7 @@ struct out_opts {
 	const char *caps;	/* --assume-caps: the kernel planned for (formats that plan) */
 	const char *name;	/* --name: the C identifier (header) */
 	const char *pin;	/* --pin: where the loader pins the objects (elf) */
+	struct bpfrr_sign_opts sign;	/* --sign-key, --sign-cert, --target-kernel (key NULL: unsigned) */
 };
 
 struct out_format {
@@ -43,14 +45,29 @@ struct out_format {
 static int write_bundle(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
 			size_t err_size)
 {
-	(void)o;
-	return bpfrr_bundle_write(ir, path, err, err_size);
+	struct bpfrr_ir *signed_ir;
+	int ret;
+
+	if (!o->sign.key)
+		return bpfrr_bundle_write(ir, path, err, err_size);
+	/* the signed IR has its replay-time values fixed for the target kernel */
+	signed_ir = bpfrr_ir_clone(ir);
+	if (!signed_ir) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	ret = bpfrr_sign_ir(signed_ir, &o->sign, err, err_size);
+	if (!ret)
+		ret = bpfrr_bundle_write(signed_ir, path, err, err_size);
+	bpfrr_ir_free(signed_ir);
+	return ret;
 }
 
 static int write_header(const struct bpfrr_ir *ir, const char *path, const struct out_opts *o, char *err,
 			size_t err_size)
 {
-	struct bpfrr_header_opts ho = { .name = o->name, .caps = o->caps, .source = o->trace };
+	struct bpfrr_header_opts ho = { .name = o->name, .caps = o->caps, .source = o->trace,
+					.sign = o->sign.key ? &o->sign : NULL };
 
 	return bpfrr_header_write(ir, path, &ho, err, err_size);
 }
@@ -114,6 +131,16 @@ static void usage(FILE *out)
 		"                           (docs/replay-json.md)\n"
 		"      --skip-untranslatable  leave out calls that cannot be replayed (listed on\n"
 		"                           stderr) instead of failing\n"
+		"      --sign-key KEY.pem   bundle, header: sign the loader (PKCS#7, SHA-256, by the\n"
+		"                           openssl command) for --assume-caps patched-6.12: one\n"
+		"                           loader makes every call, the kernel checks the signature\n"
+		"                           over its insns and blob at load time (docs/signing.md)\n"
+		"      --sign-cert CERT.pem the certificate of --sign-key (its key goes into the\n"
+		"                           target's keyring)\n"
+		"      --target-kernel ROOT with --sign-key: fix the kernel-specific values (tracepoint\n"
+		"                           ids, BTF ids, the kfunc's id) from the kernel whose /sys\n"
+		"                           is under ROOT (/ in the target itself); the replay refuses\n"
+		"                           another build\n"
 		"  -h, --help\n"
 		"\n"
 		"Exit status: 0 success, 1 a call cannot be translated, 2 bad usage or input,\n"
@@ -123,7 +150,7 @@ static void usage(FILE *out)
 int bpfrr_translate_main(int argc, char **argv)
 {
 	enum { OPT_FORMAT = 256, OPT_UNTIL, OPT_KEEP_PROBES, OPT_EXPLAIN, OPT_SKIP, OPT_CAPS, OPT_NAME, OPT_PIN,
-	       OPT_JSON };
+	       OPT_JSON, OPT_SIGN_KEY, OPT_SIGN_CERT, OPT_TARGET };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
@@ -135,6 +162,9 @@ int bpfrr_translate_main(int argc, char **argv)
 		{ "assume-caps", required_argument, NULL, OPT_CAPS },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "sign-key", required_argument, NULL, OPT_SIGN_KEY },
+		{ "sign-cert", required_argument, NULL, OPT_SIGN_CERT },
+		{ "target-kernel", required_argument, NULL, OPT_TARGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,6 +202,9 @@ int bpfrr_translate_main(int argc, char **argv)
 		case OPT_CAPS: oo.caps = optarg; break;
 		case OPT_NAME: oo.name = optarg; break;
 		case OPT_PIN: oo.pin = optarg; break;
+		case OPT_SIGN_KEY: oo.sign.key = optarg; break;
+		case OPT_SIGN_CERT: oo.sign.cert = optarg; break;
+		case OPT_TARGET: oo.sign.target_root = optarg; break;
 		case OPT_UNTIL:
 			fo.until_seq = strtoull(optarg, &end, 10);
 			if (*end || end == optarg || !fo.until_seq || optarg[0] == '-') {
@@ -209,8 +242,24 @@ int bpfrr_translate_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr translate: --pin '%s': an absolute path expected\n", oo.pin);
 		return BPFRR_EXIT_USAGE;
 	}
-	if (oo.caps && !strcmp(format->name, "bundle")) {
-		fprintf(stderr, "bpfrr translate: --assume-caps: a bundle is planned when it is replayed\n");
+	if (!oo.sign.key != !oo.sign.cert || (oo.sign.target_root && !oo.sign.key)) {
+		fprintf(stderr, "bpfrr translate: --sign-key and --sign-cert go together (--target-kernel with "
+			"them)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (oo.sign.key && !strcmp(format->name, "elf")) {
+		fprintf(stderr, "bpfrr translate: --sign-key: bundle and header only (an ELF's loader is "
+			"loaded by libbpf, which passes no signature)\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (oo.sign.key && !oo.caps) {
+		fprintf(stderr, "bpfrr translate: --sign-key: the loader is generated and signed now: name the "
+			"kernel with --assume-caps patched-6.12\n");
+		return BPFRR_EXIT_USAGE;
+	}
+	if (oo.caps && !strcmp(format->name, "bundle") && !oo.sign.key) {
+		fprintf(stderr, "bpfrr translate: --assume-caps: a bundle is planned when it is replayed "
+			"(unless signed: --sign-key)\n");
 		return BPFRR_EXIT_USAGE;
 	}
 	if (oo.caps) {
@@ -232,6 +281,7 @@ int bpfrr_translate_main(int argc, char **argv)
 		}
 	}
 	oo.trace = argv[optind];
+	oo.sign.caps = oo.caps;
 	if (explain) {
 		if (want_json) {
 			json_start(&json, stdout);
