@@ -15,8 +15,10 @@
 #  - the same signed load verified against a keyring the policy does not trust
 #    (the user keyring, where the key is added too) is refused by the policy.
 # Removing the pin lifts the policy (done on exit). The stock kernel keeps no
-# verdict: skipped there (exit 77). Loaders: fx_maps, fx_attach (perf events
-# through the kfunc), opensnoop, execsnoop, runqlat, biolatency.
+# verdict: skipped there (exit 77). Loaders: fx_maps, opensnoop (perf events
+# through the kfunc), execsnoop, runqlat, biolatency. (fx_attach cannot be
+# signed: its kprobe's name is a buffer the kernel reads at a user address, a
+# user image outside the signature; translate says so.)
 . "$(dirname "$0")/record-lib.sh"
 . "$(dirname "$0")/kernel-lib.sh"
 . "$(dirname "$0")/sign-lib.sh"
@@ -38,17 +40,18 @@ trap 'rm -f $pin' EXIT
 sign_make_key key || { fail "making a key: $(cat key/openssl.log)"; finish; }
 sign_make_key other || { fail "making a second key: $(cat other/openssl.log)"; finish; }
 
-loaders="fx_maps fx_attach opensnoop execsnoop runqlat biolatency"
+loaders="fx_maps opensnoop execsnoop runqlat biolatency"
 for l in $loaders; do
 	case $l in
 	fx_*) cmd="$FX/$l" ;;
-	opensnoop | execsnoop) cmd="$l -d 1" ;;
+	opensnoop) cmd="$l -d 1" ;;
+	execsnoop) cmd="timeout -s INT 3 $l" ;;
 	*) cmd="$l 1 1" ;;
 	esac
 	# shellcheck disable=SC2086
 	record_cmd $l.trace $l.rec.out $cmd || { fail "$l: bpfrr record exited $rc"; continue; }
 	sign_bundle $l.trace $l.bundle key || fail "$l: signing: $(cat $l.bundle.err)"
-	"$BPFRR" translate --assume-caps patched-6.12 -o $l.unsigned.bundle $l.trace 2>$l.unsigned.err ||
+	"$BPFRR" translate -o $l.unsigned.bundle $l.trace 2>$l.unsigned.err ||
 		fail "$l: translating unsigned: $(cat $l.unsigned.err)"
 done
 sign_bundle fx_maps.trace fx_maps.other.bundle other || fail "fx_maps: signing with the other key"
@@ -81,9 +84,10 @@ refused() {
 
 for l in $loaders; do
 	[ -f $l.bundle ] || continue
+	# as translate-*.t: open(2) cannot be made from a shell (libc uses openat)
 	case $l in
-	fx_maps) out=$l.rec.out min=none ;;
 	fx_*) out=$l.rec.out min=all ;;
+	opensnoop) out= min=all; [ "$(uname -m)" = x86_64 ] && min=2 ;;
 	*) out= min=all ;;
 	esac
 	take_max
