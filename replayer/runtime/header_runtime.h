@@ -852,32 +852,81 @@ out:
 
 /* --- a loader run ------------------------------------------------------------------- */
 
-/* A 1-entry array map holding blob; its fd or -errno. */
-static inline int bpfrr_rt_blob_map(const void *blob, uint32_t blob_size)
+/* The BPF_MAP_CREATE attr of a loader's blob map: a 1-entry array of blob_size bytes. */
+static inline void bpfrr_rt_blob_map_attr(union bpf_attr *attr, uint32_t blob_size)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->map_type = BPF_MAP_TYPE_ARRAY;
+	attr->key_size = 4;
+	attr->value_size = blob_size;
+	attr->max_entries = 1;
+	memcpy(attr->map_name, "bpfrr_blob", sizeof("bpfrr_blob"));
+}
+
+/*
+ * Writes blob as the one value of map_fd (and freezes the map if asked);
+ * map_fd, or -errno with map_fd closed.
+ */
+static inline int bpfrr_rt_blob_fill(int map_fd, const void *blob, int freeze)
 {
 	union bpf_attr attr;
 	uint32_t key = 0;
-	int map_fd, ret;
+	int ret;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = blob_size;
-	attr.max_entries = 1;
-	memcpy(attr.map_name, "bpfrr_blob", sizeof("bpfrr_blob"));
-	map_fd = bpfrr_rt_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
-	if (map_fd < 0)
-		return map_fd;
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = map_fd;
 	attr.key = (uintptr_t)&key;
 	attr.value = (uintptr_t)blob;
 	ret = bpfrr_rt_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	if (!ret && freeze) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = map_fd;
+		ret = bpfrr_rt_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+	}
 	if (ret < 0) {
 		close(map_fd);
 		return ret;
 	}
 	return map_fd;
+}
+
+/* A 1-entry array map holding blob; its fd or -errno. */
+static inline int bpfrr_rt_blob_map(const void *blob, uint32_t blob_size)
+{
+	union bpf_attr attr;
+	int map_fd;
+
+	bpfrr_rt_blob_map_attr(&attr, blob_size);
+	map_fd = bpfrr_rt_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (map_fd < 0)
+		return map_fd;
+	return bpfrr_rt_blob_fill(map_fd, blob, 0);
+}
+
+/*
+ * The BPF_PROG_LOAD attr of a loader: insns as a sleepable
+ * BPF_PROG_TYPE_SYSCALL program with fd_array = { *blob_fd } (which must
+ * outlive the call); with log, the verifier's log goes there.
+ */
+static inline void bpfrr_rt_loader_attr(union bpf_attr *attr, const struct bpf_insn *insns, uint32_t nr_insns,
+					const char *name, const int *blob_fd, char *log, uint32_t log_size)
+{
+	static const char license[] = "GPL";
+
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr->prog_flags = BPF_F_SLEEPABLE;
+	attr->insns = (uintptr_t)insns;
+	attr->insn_cnt = nr_insns;
+	attr->license = (uintptr_t)license;
+	attr->fd_array = (uintptr_t)blob_fd;
+	strncpy(attr->prog_name, name, sizeof(attr->prog_name) - 1);
+	if (log && log_size) {
+		log[0] = '\0';
+		attr->log_level = 1;
+		attr->log_buf = (uintptr_t)log;
+		attr->log_size = log_size;
+	}
 }
 
 /*
@@ -887,23 +936,9 @@ static inline int bpfrr_rt_blob_map(const void *blob, uint32_t blob_size)
 static inline int bpfrr_rt_prog_load(const struct bpf_insn *insns, uint32_t nr_insns, const char *name,
 				     int blob_fd, char *log, uint32_t log_size)
 {
-	static const char license[] = "GPL";
 	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = nr_insns;
-	attr.license = (uintptr_t)license;
-	attr.fd_array = (uintptr_t)&blob_fd;
-	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
-	if (log && log_size) {
-		log[0] = '\0';
-		attr.log_level = 1;
-		attr.log_buf = (uintptr_t)log;
-		attr.log_size = log_size;
-	}
+	bpfrr_rt_loader_attr(&attr, insns, nr_insns, name, &blob_fd, log, log_size);
 	return bpfrr_rt_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
@@ -963,15 +998,10 @@ static inline int bpfrr_rt_signed_blob_map(const void *blob, uint32_t blob_size,
 	uint8_t a[BPFRR_RT_MAP_CREATE_SIGNED_SIZE];
 	union bpf_attr attr;
 	uint64_t hash_ptr = (uintptr_t)excl_prog_hash;
-	uint32_t key = 0, hash_size = 32;
-	int map_fd, ret;
+	uint32_t hash_size = 32;
+	int map_fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = 4;
-	attr.value_size = blob_size;
-	attr.max_entries = 1;
-	memcpy(attr.map_name, "bpfrr_blob", sizeof("bpfrr_blob"));
+	bpfrr_rt_blob_map_attr(&attr, blob_size);
 	memset(a, 0, sizeof(a));
 	memcpy(a, &attr, sizeof(attr) < BPFRR_RT_MAP_EXCL_PROG_HASH ? sizeof(attr) : BPFRR_RT_MAP_EXCL_PROG_HASH);
 	memcpy(a + BPFRR_RT_MAP_EXCL_PROG_HASH, &hash_ptr, 8);
@@ -979,21 +1009,7 @@ static inline int bpfrr_rt_signed_blob_map(const void *blob, uint32_t blob_size,
 	map_fd = bpfrr_rt_sys_bpf(BPF_MAP_CREATE, a, sizeof(a));
 	if (map_fd < 0)
 		return map_fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)blob;
-	ret = bpfrr_rt_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
-	if (!ret) {
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = map_fd;
-		ret = bpfrr_rt_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
-	}
-	if (ret < 0) {
-		close(map_fd);
-		return ret;
-	}
-	return map_fd;
+	return bpfrr_rt_blob_fill(map_fd, blob, 1);
 }
 
 /*
@@ -1007,26 +1023,12 @@ static inline int bpfrr_rt_signed_prog_load(const struct bpf_insn *insns, uint32
 					    int blob_fd, const uint8_t *sig, uint32_t sig_size, int32_t keyring_id,
 					    char *log, uint32_t log_size)
 {
-	static const char license[] = "GPL";
 	uint8_t a[BPFRR_RT_PROG_LOAD_SIGNED_SIZE];
 	union bpf_attr attr;
 	uint64_t sig_ptr = (uintptr_t)sig;
 	uint32_t one = 1;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = nr_insns;
-	attr.license = (uintptr_t)license;
-	attr.fd_array = (uintptr_t)&blob_fd;
-	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
-	if (log && log_size) {
-		log[0] = '\0';
-		attr.log_level = 1;
-		attr.log_buf = (uintptr_t)log;
-		attr.log_size = log_size;
-	}
+	bpfrr_rt_loader_attr(&attr, insns, nr_insns, name, &blob_fd, log, log_size);
 	memset(a, 0, sizeof(a));
 	memcpy(a, &attr, sizeof(attr) < BPFRR_RT_PROG_FD_ARRAY_CNT ? sizeof(attr) : BPFRR_RT_PROG_FD_ARRAY_CNT);
 	memcpy(a + BPFRR_RT_PROG_FD_ARRAY_CNT, &one, 4);
