@@ -238,6 +238,7 @@ const char *bpfrr_abi_content_name(enum bpfrr_abi_content content)
 		[BPFRR_CONTENT_IFINDEX] = "ifindex", [BPFRR_CONTENT_BTF_ID] = "btf_id",
 		[BPFRR_CONTENT_OBJ_ID] = "obj_id", [BPFRR_CONTENT_SIGNATURE] = "signature",
 		[BPFRR_CONTENT_SHA256] = "sha256", [BPFRR_CONTENT_COMMON_ATTR] = "common_attr",
+		[BPFRR_CONTENT_NETLINK] = "netlink",
 	};
 	_Static_assert(ARRAY_SIZE(names) == BPFRR_CONTENT__MAX, "one name per content");
 

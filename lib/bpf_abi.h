@@ -202,6 +202,7 @@ enum bpfrr_abi_content {
 	BPFRR_CONTENT_SIGNATURE,	/* PROG_LOAD signature (6.18) */
 	BPFRR_CONTENT_SHA256,		/* a SHA-256: MAP_CREATE excl_prog_hash, bpf_map_info.hash (6.18) */
 	BPFRR_CONTENT_COMMON_ATTR,	/* struct bpf_common_attr (4th bpf() argument, 7.2) */
+	BPFRR_CONTENT_NETLINK,		/* netlink messages a loader sent (lib/netlink.h) */
 	BPFRR_CONTENT__MAX,
 };
 

@@ -66,6 +66,9 @@ enum bpfrr_sys {
 	BPFRR_SYS_RMDIR,
 	BPFRR_SYS_UNLINK,
 	BPFRR_SYS_UNLINKAT,
+	BPFRR_SYS_SOCKET,
+	BPFRR_SYS_SENDTO,
+	BPFRR_SYS_SENDMSG,
 	BPFRR_SYS__MAX,
 };
 
@@ -168,6 +171,8 @@ enum bpfrr_sys_len {
 	BPFRR_SYS_LEN_PERF_ATTR,	/* decoder: a perf_event_attr (its own size field, capped
 					 * at len) and, for kprobe/uprobe PMUs, config1's string */
 	BPFRR_SYS_LEN_PERF_QUERY,	/* decoder: struct perf_event_query_bpf and its ids */
+	BPFRR_SYS_LEN_MSG_IOV,		/* decoder: the bytes a struct msghdr's iovecs point to, in
+					 * order, gathered into one region (sendmsg), capped at len */
 };
 
 /*
@@ -204,11 +209,15 @@ enum bpfrr_sys_replay {
 #define BPFRR_SYSF_BUILDS	0x08	/* a successful call builds state: it can be the default
 					 * replay point (CREATE and MUTATE classes only) */
 #define BPFRR_SYSF_REPLAYS	0x10	/* sub-row: the IR carries it (its argument is no pointer) */
+#define BPFRR_SYSF_TRACKED	0x20	/* followed only on an fd the recorder tracks (made by a
+					 * call it recorded): a send on a socket it saw made */
 
 /* The front end's classes beyond the bpf() command classes (enum bpfrr_cmd_class). */
 #define BPFRR_SYS_CLASS_FD	(BPFRR_CMD_CLASS_TEST_RUN + 1)	/* fd bookkeeping: close, dup, fcntl */
 #define BPFRR_SYS_CLASS_OPEN	(BPFRR_CMD_CLASS_TEST_RUN + 2)	/* open of a file (cgroup dir, tracefs id) */
 #define BPFRR_SYS_CLASS_BPFFS	(BPFRR_CMD_CLASS_TEST_RUN + 3)	/* mkdir, rmdir, unlink on a bpffs */
+#define BPFRR_SYS_CLASS_NETLINK	(BPFRR_CMD_CLASS_TEST_RUN + 4)	/* a netlink request: what its messages
+								 * do says (lib/netlink.h) */
 
 /* One command of a multiplexed call: an fcntl cmd, an ioctl request. */
 struct bpfrr_sys_sub {
@@ -253,6 +262,9 @@ struct bpfrr_sys_desc {
 	int8_t sub_arg;			/* -1: none */
 	uint8_t nr_subs;
 	const struct bpfrr_sys_sub *subs;
+	/* a second argument the call must match to be recorded (socket's protocol); -1: none */
+	int8_t match_arg;
+	uint32_t match_value;
 };
 
 /* The row of a call (NULL for NONE or out of range). */

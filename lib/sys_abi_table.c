@@ -20,6 +20,8 @@
 /* a parameter: name, how it prints; REF fds: the kind they must be; the IR argument */
 #define ARG(n, k)		{ .name = n, .kind = BPFRR_SYS_ARG_##k, .ir = -1 }
 #define IR_ARG(n, k, i)		{ .name = n, .kind = BPFRR_SYS_ARG_##k, .ir = i }
+/* the socket a send acts on: not a REF (a replay sends on a socket of its own) */
+#define SOCK(n)			{ .name = n, .kind = BPFRR_SYS_ARG_FD, .obj = BPFRR_OBJ_SOCKET, .ir = -1 }
 #define REF(n, o, fl, i)	{ .name = n, .kind = BPFRR_SYS_ARG_FD, .obj = BPFRR_OBJ_##o, \
 				  .flags = BPFRR_SYSP_REF | (fl), .ir = i }
 
@@ -42,6 +44,9 @@
 #define PERF_ATTR_CAP	4096	/* the kernel refuses a perf_event_attr larger than a page */
 #define OPEN_HOW_SIZE	24	/* sizeof(struct open_how) */
 #define FILTER_CAP	(1u << 16)
+#define NETLINK_CAP	(1u << 16)	/* a netlink request: iproute2's are a few hundred bytes */
+#define AF_NETLINK_NR	16
+#define NETLINK_ROUTE_NR 0
 
 #define PERF_FLAG_FD_CLOEXEC_BIT	(1u << 3)
 #define O_CLOEXEC_BIT			02000000u
@@ -92,6 +97,12 @@ static const struct bpfrr_sys_sub perf_ioctls[] = {
 #undef B
 #undef R
 
+/* --- socket: the families the filter stops (the row's match_arg narrows to NETLINK_ROUTE) --- */
+
+static const struct bpfrr_sys_sub socket_families[] = {
+	{ AF_NETLINK_NR, "AF_NETLINK", BPFRR_SYS_ARG_HEX, .flags = BPFRR_SYSF_STOPS, .fd_op = BPFRR_SYS_FD_NEW },
+};
+
 /* --- the calls ------------------------------------------------------------------------- */
 
 /*
@@ -103,7 +114,7 @@ static const struct bpfrr_sys_sub perf_ioctls[] = {
 #define SYS(id, x86_64, aarch64, ...) \
 	[BPFRR_SYS_##id] = { .nr_x86_64 = x86_64, .nr_aarch64 = aarch64, .fd_arg = -1, .newfd_arg = -1, \
 			     .cloexec_arg = -1, .dirfd_arg = -1, .oflags_arg = -1, .mode_arg = -1, .sub_arg = -1, \
-			     __VA_ARGS__ }
+			     .match_arg = -1, __VA_ARGS__ }
 #define NAME(n, nr)	.name = n, .nr_args = nr
 #define PARAMS(...)	.params = { __VA_ARGS__ }
 #define FD_OP(op)	.fd_op = BPFRR_SYS_FD_##op
@@ -198,6 +209,29 @@ static const struct bpfrr_sys_desc sys_table[BPFRR_SYS__MAX] = {
 	    PARAMS(ARG("dfd", DIRFD), ARG("pathname", PTR), ARG("flag", HEX)),
 	    CLS(BPFRR_SYS_CLASS_BPFFS), FD_OP(FS), .dirfd_arg = 0,
 	    .cap = { CAP("pathname", 1, ENTRY, IN, PATH, STRING, PATH_CAP) }),
+	/*
+	 * Netlink attachment (iproute2's `ip link ... xdp`, `tc filter ... bpf`, libbpf's
+	 * bpf_xdp_attach): a NETLINK_ROUTE socket is followed from its socket() on (fd
+	 * bookkeeping: the replayer opens its own), and what is sent on it is captured
+	 * whole; lib/netlink.h says what each message does, which program fd it carries
+	 * (resolved at entry) and which device (named at entry: "ifname.IFINDEX").
+	 */
+	SYS(SOCKET, 41, A64(198, socket), NAME("socket", 3),
+	    PARAMS(ARG("family", CMD), ARG("type", HEX), ARG("protocol", INT)),
+	    CLS(BPFRR_SYS_CLASS_FD), FD_OP(BY_SUB), .new_kind = BPFRR_OBJ_SOCKET,
+	    .cloexec = BPFRR_SYS_CLOEXEC_ARG, .cloexec_arg = 1, .cloexec_mask = O_CLOEXEC_BIT,
+	    SUBS(0, socket_families), .match_arg = 2, .match_value = NETLINK_ROUTE_NR),
+	SYS(SENDTO, 44, A64(206, sendto), NAME("sendto", 6),
+	    PARAMS(SOCK("fd"), ARG("buff", PTR), ARG("len", ULONG), ARG("flags", HEX), ARG("addr", PTR),
+		   ARG("addr_len", INT)),
+	    CLS(BPFRR_SYS_CLASS_NETLINK), .flags = BPFRR_SYSF_TRACKED, FD_OP(USES), .fd_arg = 0,
+	    .cap = { { .path = "msg", .arg = 1, .phase = BPFRR_PHASE_ENTRY, .dir = BPFRR_DIR_IN,
+		       .content = BPFRR_CONTENT_NETLINK, .len_rule = BPFRR_SYS_LEN_ARG, .len_arg = 2,
+		       .len = NETLINK_CAP } }),
+	SYS(SENDMSG, 46, A64(211, sendmsg), NAME("sendmsg", 3),
+	    PARAMS(SOCK("fd"), ARG("msg", PTR), ARG("flags", HEX)),
+	    CLS(BPFRR_SYS_CLASS_NETLINK), .flags = BPFRR_SYSF_TRACKED, FD_OP(USES), .fd_arg = 0,
+	    .cap = { CAP("msg", 1, ENTRY, IN, NETLINK, MSG_IOV, NETLINK_CAP) }),
 };
 
 /* --- access ------------------------------------------------------------------------------ */

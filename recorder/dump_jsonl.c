@@ -15,6 +15,7 @@
 #include "bpf_disasm.h"
 #include "dump_print.h"
 #include "loader_decode.h"
+#include "netlink.h"
 #include "trace.h"
 
 /* {"kind", "origin", "name", "id"} of the object fd referred to, or null */
@@ -801,6 +802,85 @@ static void json_bytes(struct dump_out *o, const void *data, size_t len, const c
 	json_hex(&o->j, "hex", data, len);
 }
 
+#define DUMP_NL_MSGS	64	/* netlink messages of one send decoded */
+
+/*
+ * "netlink": one object per message: its header, what it does (effect), its
+ * device (ifindex, and the name the recorder gave it), IFLA_XDP, the tc object
+ * and its bpf classifier, each fd with the object it referred to.
+ */
+static void json_netlink(struct dump_out *o, const struct dump_call *c, const void *data, size_t len,
+			 const char *indent)
+{
+	struct bpfrr_nl_msg msgs[DUMP_NL_MSGS];
+	int n = bpfrr_nl_decode(data, len, msgs, DUMP_NL_MSGS), i;
+	struct json_out *j = &o->j;
+	char buf[96];
+
+	(void)indent;
+	if (n < 0) {
+		json_null(j, "netlink");
+		return;
+	}
+	json_arr_begin(j, "netlink");
+	for (i = 0; i < n && i < DUMP_NL_MSGS; i++) {
+		const struct bpfrr_nl_msg *m = &msgs[i];
+
+		json_obj_begin(j, NULL);
+		json_u64(j, "type", m->type);
+		json_str(j, "type_name", bpfrr_nl_type_name(m->type));
+		bpfrr_nl_flags_string(m->type, m->flags, buf, sizeof(buf));
+		json_u64(j, "flags", m->flags);
+		json_str(j, "flags_names", buf);
+		json_u64(j, "seq", m->seq);
+		json_str(j, "effect", bpfrr_nl_effect_name(m->effect));
+		json_bool(j, "truncated", m->truncated);
+		if (m->has_ifindex) {
+			json_i64(j, "ifindex", m->ifindex);
+			json_str(j, "ifname", dump_call_ifname(o, c, m->ifindex));
+		}
+		if (m->has_xdp) {
+			json_obj_begin(j, "xdp");
+			json_i64(j, "fd", m->xdp_fd);
+			if (m->xdp_fd >= 0)
+				json_fd_object(o, "object", m->xdp_fd);
+			if (m->has_xdp_flags)
+				json_u64(j, "flags", m->xdp_flags);
+			else
+				json_null(j, "flags");
+			json_str(j, "mode", bpfrr_nl_xdp_mode(m->xdp_flags));
+			json_obj_end(j);
+		}
+		if (m->type >= BPFRR_RTM_NEWQDISC && m->type <= BPFRR_RTM_GETTFILTER + 1 && m->has_ifindex) {
+			json_obj_begin(j, "tc");
+			json_str(j, "kind", m->tc_kind);
+			json_u64(j, "parent", m->tc_parent);
+			bpfrr_nl_tc_parent_string(m->tc_parent, buf, sizeof(buf));
+			json_str(j, "parent_name", buf);
+			json_u64(j, "handle", m->tc_handle);
+			json_u64(j, "prio", bpfrr_nl_tc_prio(m->tc_info));
+			json_u64(j, "protocol", bpfrr_nl_tc_proto(m->tc_info));
+			if (m->has_bpf) {
+				json_obj_begin(j, "bpf");
+				json_i64(j, "fd", m->bpf_fd);
+				if (m->bpf_fd >= 0)
+					json_fd_object(o, "object", m->bpf_fd);
+				json_str(j, "name", m->bpf_name);
+				json_u64(j, "flags", m->bpf_flags);
+				json_bool(j, "direct_action", m->bpf_flags & BPFRR_TCA_BPF_FLAG_ACT_DIRECT);
+				json_u64(j, "gen_flags", m->bpf_flags_gen);
+				json_u64(j, "classid", m->bpf_classid);
+				json_obj_end(j);
+			}
+			json_obj_end(j);
+		}
+		json_obj_end(j);
+	}
+	json_arr_end(j);
+	if (n > DUMP_NL_MSGS)
+		json_u64(j, "netlink_more", (uint64_t)(n - DUMP_NL_MSGS));
+}
+
 /* a captured BPF ELF object: a line of its own, "record": "elf" */
 static void json_elf(struct dump_out *o, const struct bpfrr_rec_elf *e, const struct bpfrr_rec_blob *b)
 {
@@ -838,5 +918,6 @@ const struct dump_printer dump_jsonl_printer = {
 	.fd_array = json_fd_array,
 	.info = json_info,
 	.perf_attr = json_perf_attr,
+	.netlink = json_netlink,
 	.bytes = json_bytes,
 };

@@ -163,6 +163,9 @@ struct dump_printer {
 	void (*info)(struct dump_out *o, const struct bpfrr_struct_desc *desc, const void *data, size_t len,
 		     const char *indent);
 	void (*perf_attr)(struct dump_out *o, const void *data, size_t len, const char *indent);
+	/* netlink messages a loader sent (lib/netlink.h); NULL: as bytes */
+	void (*netlink)(struct dump_out *o, const struct dump_call *c, const void *data, size_t len,
+			const char *indent);
 	void (*bytes)(struct dump_out *o, const void *data, size_t len, const char *indent);
 };
 
@@ -213,6 +216,9 @@ bool dump_inner_field(const struct dump_call *c, const struct bpfrr_field *f, ch
 /* What a region's bytes hold, decoded and handed to the printer's content hooks. */
 void dump_render_content(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
 			 const struct bpfrr_rec_blob *b, const char *indent);
+
+/* The device name the recorder gave ifindex in netlink request c ("ifname.IFINDEX"), or NULL. */
+const char *dump_call_ifname(const struct dump_out *o, const struct dump_call *c, int32_t ifindex);
 
 /* --- what the kernel's numbers named (dump_render.c, issue 11) --------------------------- */
 

@@ -616,6 +616,26 @@ static const struct bpfrr_struct_desc *info_desc_of_call(struct dump_out *o, con
 	return bpfrr_abi_info_desc(obj.kind);
 }
 
+/* --- netlink requests ------------------------------------------------------------------------ */
+
+const char *dump_call_ifname(const struct dump_out *o, const struct dump_call *c, int32_t ifindex)
+{
+	const struct bpfrr_rec_blob *b;
+	char path[32];
+	uint32_t i;
+
+	snprintf(path, sizeof(path), "ifname.%d", ifindex);
+	for (i = 0; i < c->nr_regions; i++) {
+		if (strcmp(c->regions[i].path, path))
+			continue;
+		b = dump_region_blob(o, &c->regions[i]);
+		/* a NUL-terminated name, as the recorder writes it */
+		if (b && b->len && !((const char *)b->data)[b->len - 1])
+			return (const char *)b->data;
+	}
+	return NULL;
+}
+
 /* --- by content ------------------------------------------------------------------------------ */
 
 void dump_render_content(struct dump_out *o, const struct dump_call *c, const struct bpfrr_trace_region *reg,
@@ -672,6 +692,12 @@ void dump_render_content(struct dump_out *o, const struct dump_call *c, const st
 	case BPFRR_CONTENT_COMMON_ATTR:
 		/* the 4th bpf() argument of a call with BPF_COMMON_ATTRS (7.2) */
 		desc = &bpfrr_abi_common_attr_desc;
+		break;
+	case BPFRR_CONTENT_NETLINK:
+		if (o->p->netlink) {
+			o->p->netlink(o, c, b->data, b->len, indent);
+			return;
+		}
 		break;
 	default:
 		break;

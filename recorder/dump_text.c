@@ -21,6 +21,7 @@
 #include "bpf_disasm.h"
 #include "dump_print.h"
 #include "loader_decode.h"
+#include "netlink.h"
 #include "trace.h"
 
 /* --- text pieces ------------------------------------------------------------------------ */
@@ -970,6 +971,88 @@ static void text_bytes(struct dump_out *o, const void *data, size_t len, const c
 	fputc('\n', o->f);
 }
 
+#define DUMP_NL_MSGS	32	/* netlink messages of one send shown */
+
+/* "fd 5 -> prog 'xdp_pass' (...)", or "fd -1 (none)" */
+static void text_nl_fd(struct dump_out *o, int32_t fd)
+{
+	if (fd < 0)
+		fprintf(o->f, "fd %d (none)", fd);
+	else
+		text_fd(o, fd);
+}
+
+/*
+ * One line per message (type, flags, device, what it does), and a line for
+ * what it says about BPF: IFLA_XDP, or the tc object and its bpf classifier.
+ */
+static void text_netlink(struct dump_out *o, const struct dump_call *c, const void *data, size_t len,
+			 const char *indent)
+{
+	struct bpfrr_nl_msg msgs[DUMP_NL_MSGS];
+	int n = bpfrr_nl_decode(data, len, msgs, DUMP_NL_MSGS), i;
+	FILE *f = o->f;
+
+	if (n < 0) {
+		fprintf(f, "%sno netlink message header\n", indent);
+		if (len <= DUMP_SMALL_BUF)
+			text_bytes(o, data, len, indent);
+		return;
+	}
+	for (i = 0; i < n && i < DUMP_NL_MSGS; i++) {
+		const struct bpfrr_nl_msg *m = &msgs[i];
+		const char *type = bpfrr_nl_type_name(m->type), *dev;
+		char flags[96], parent[32];
+
+		bpfrr_nl_flags_string(m->type, m->flags, flags, sizeof(flags));
+		if (type)
+			fprintf(f, "%s%s", indent, type);
+		else
+			fprintf(f, "%stype %u", indent, m->type);
+		fprintf(f, " [%s] seq %u", flags, m->seq);
+		if (m->has_ifindex) {
+			fprintf(f, ", ifindex %d", m->ifindex);
+			dev = dump_call_ifname(o, c, m->ifindex);
+			if (dev)
+				fprintf(f, " (%s)", dev);
+		}
+		fprintf(f, ": %s%s\n", bpfrr_nl_effect_name(m->effect), m->truncated ? " (cut short)" : "");
+		if (m->has_xdp) {
+			fprintf(f, "%s  IFLA_XDP: ", indent);
+			text_nl_fd(o, m->xdp_fd);
+			if (m->has_xdp_flags)
+				fprintf(f, ", flags 0x%x%s%s", m->xdp_flags, *bpfrr_nl_xdp_mode(m->xdp_flags) ? " mode " : "",
+					bpfrr_nl_xdp_mode(m->xdp_flags));
+			fputc('\n', f);
+		}
+		if (m->tc_kind[0] || (m->type >= BPFRR_RTM_NEWQDISC && m->type <= BPFRR_RTM_GETTFILTER + 1 &&
+				      m->has_ifindex)) {
+			bpfrr_nl_tc_parent_string(m->tc_parent, parent, sizeof(parent));
+			fprintf(f, "%s  tc: kind \"%s\", parent %s, handle %x:%x, prio %u, protocol 0x%04x\n", indent,
+				m->tc_kind, parent, m->tc_handle >> 16, m->tc_handle & 0xffff, bpfrr_nl_tc_prio(m->tc_info),
+				bpfrr_nl_tc_proto(m->tc_info));
+		}
+		if (m->has_bpf) {
+			fprintf(f, "%s  TCA_OPTIONS (bpf): ", indent);
+			text_nl_fd(o, m->bpf_fd);
+			if (m->bpf_name[0]) {
+				fputs(", name ", f);
+				dump_text_quoted(f, m->bpf_name, strlen(m->bpf_name));
+			}
+			fprintf(f, ", flags 0x%x%s", m->bpf_flags,
+				m->bpf_flags & BPFRR_TCA_BPF_FLAG_ACT_DIRECT ? " direct-action" : "");
+			if (m->bpf_flags_gen)
+				fprintf(f, ", gen flags 0x%x", m->bpf_flags_gen);
+			if (m->bpf_classid)
+				fprintf(f, ", classid %x:%x", m->bpf_classid >> 16, m->bpf_classid & 0xffff);
+			fputc('\n', f);
+		}
+	}
+	if (n > DUMP_NL_MSGS)
+		fprintf(f, "%s... %d more messages\n", indent, n - DUMP_NL_MSGS);
+}
+
+
 const struct dump_printer dump_text_printer = {
 	.header = text_header,
 	.bpf_call = text_bpf_call,
@@ -987,6 +1070,7 @@ const struct dump_printer dump_text_printer = {
 	.fd_array = text_fd_array,
 	.info = text_info,
 	.perf_attr = text_perf_attr,
+	.netlink = text_netlink,
 	.kernel_addrs = text_kernel_addrs,
 	.bytes = text_bytes,
 };

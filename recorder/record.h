@@ -295,6 +295,9 @@ void rec_fd_exec(struct rec_session *s, struct rec_task *t);
  */
 int rec_identity_query(struct rec_session *s, struct rec_task *t, uint64_t seq, int fd, struct rec_fd *e);
 
+/* A duplicate of the fd of task group tgid in the recorder (pidfd_getfd), or -errno; the caller closes it. */
+int rec_pidfd_dup(pid_t tgid, int fd);
+
 /*
  * vmlinux's BTF as the kernel hands it over through bpf() (the object named
  * "vmlinux": id known_id if not 0, else the first kernel BTF of that name),

@@ -79,7 +79,7 @@ static int pidfd_of(pid_t tgid, bool fresh)
 	return pidfd_cache.pidfd;
 }
 
-static int pidfd_dup(pid_t tgid, int fd)
+int rec_pidfd_dup(pid_t tgid, int fd)
 {
 	int pidfd, dup, attempt;
 
@@ -253,7 +253,7 @@ static int identity_query(struct rec_session *s, struct rec_task *t, uint64_t se
 	if (!q)
 		return -ENOMEM;
 	q->o = &o;
-	q->fd = pidfd_dup(t->tgid, fd);
+	q->fd = rec_pidfd_dup(t->tgid, fd);
 	if (q->fd < 0) {
 		err = q->fd;
 		goto out;

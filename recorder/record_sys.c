@@ -25,12 +25,15 @@
 #include <linux/close_range.h>
 #include <linux/openat2.h>
 #include <linux/perf_event.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/statfs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "netlink.h"
 #include "record.h"
 #include "record_symbols.h"
 
@@ -249,6 +252,166 @@ static void capture_perf_query(struct rec_session *s, struct rec_task *t, struct
 	rec_call_capture(s, t, c, &reg, false);
 }
 
+/* --- netlink requests: the messages, the program fds in them, the devices they name ------------ */
+
+#define NL_MAX_MSGS	64	/* messages of one send looked at for fds and devices */
+#define UIO_MAXIOV_NR	1024	/* the kernel refuses more iovecs */
+
+static bool same_netns(pid_t tid)
+{
+	char path[64], theirs[64] = "", ours[64] = "";
+	ssize_t n, m;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)tid);
+	n = readlink(path, theirs, sizeof(theirs) - 1);
+	m = readlink("/proc/self/ns/net", ours, sizeof(ours) - 1);
+	return n > 0 && m > 0 && n == m && !memcmp(theirs, ours, (size_t)n);
+}
+
+/*
+ * The name of interface ifindex where the tracee's socket sock lives: asked
+ * on a duplicate of that socket (SIOCGIFNAME answers in the socket's network
+ * namespace), else in the recorder's own if it is the tracee's.
+ */
+static bool ifname_of(struct rec_task *t, int sock, int ifindex, char name[IF_NAMESIZE])
+{
+	struct ifreq ifr;
+	int dup = rec_pidfd_dup(t->tgid, sock);
+
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_ifindex = ifindex;
+	if (dup >= 0) {
+		int ret = ioctl(dup, SIOCGIFNAME, &ifr);
+
+		close(dup);
+		if (!ret) {
+			memcpy(name, ifr.ifr_name, IF_NAMESIZE);
+			name[IF_NAMESIZE - 1] = '\0';
+			return true;
+		}
+	}
+	return same_netns(t->tid) && if_indextoname((unsigned int)ifindex, name);
+}
+
+static bool has_region(const struct rec_call *c, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_regions; i++)
+		if (!strcmp(c->regions[i].r.path, path))
+			return true;
+	return false;
+}
+
+/*
+ * What the recorder adds to a netlink request it captured: every program fd a
+ * message carries is resolved (adopted if need be) at entry, so the trace
+ * says which program it was; every device a message that changes something
+ * names by ifindex gets its name, "ifname.IFINDEX" (a replay looks the index
+ * up by that name: indexes differ from one boot, or namespace, to the next).
+ */
+static void netlink_seen(struct rec_session *s, struct rec_task *t, struct rec_call *c, const uint8_t *buf,
+			 size_t len)
+{
+	struct bpfrr_nl_msg msgs[NL_MAX_MSGS];
+	int n = bpfrr_nl_decode(buf, len, msgs, NL_MAX_MSGS), i;
+	int sock = (int)c->args[c->desc->fd_arg];
+	unsigned int j;
+
+	if (n > NL_MAX_MSGS)
+		n = NL_MAX_MSGS;
+	for (i = 0; i < n; i++) {
+		const struct bpfrr_nl_msg *m = &msgs[i];
+		struct bpfrr_trace_region reg = {
+			.phase = BPFRR_PHASE_EXIT, .dir = BPFRR_DIR_OUT, .content = BPFRR_CONTENT_STRING,
+		};
+		char path[32], name[IF_NAMESIZE];
+
+		for (j = 0; j < m->nr_fds; j++)
+			if (m->fds[j].fd >= 0)
+				rec_fd_resolve(s, t, m->fds[j].fd, c->seq);
+		if (!m->has_ifindex || m->ifindex <= 0 || m->effect == BPFRR_NL_READ)
+			continue;
+		snprintf(path, sizeof(path), "ifname.%d", m->ifindex);
+		if (has_region(c, path) || !ifname_of(t, sock, m->ifindex, name))
+			continue;
+		reg.path = path;
+		reg.len = reg.want_len = strlen(name) + 1;
+		rec_call_add_bytes(s, c, &reg, name, strlen(name) + 1, false);
+	}
+}
+
+/* The bytes of a netlink request: a region of the call, then what the recorder adds to it. */
+static void capture_netlink(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+			    struct bpfrr_trace_region *reg, const uint8_t *buf)
+{
+	rec_call_add_bytes(s, c, reg, buf, reg->len, false);
+	if (buf)
+		netlink_seen(s, t, c, buf, reg->len);
+}
+
+/*
+ * Decoder of BPFRR_SYS_LEN_MSG_IOV: the bytes a struct msghdr's iovecs point
+ * to, gathered in order into one region (a datagram is their concatenation),
+ * capped at cap->len.  Its address is the first iovec's base.
+ */
+static void capture_msg_iov(struct rec_session *s, struct rec_task *t, struct rec_call *c,
+			    const struct bpfrr_sys_capture *cap, uint64_t addr)
+{
+	struct bpfrr_trace_region reg = {
+		.phase = cap->phase, .dir = cap->dir, .content = cap->content, .path = cap->path,
+	};
+	uint64_t hdr[7], iov[2], want = 0, i, nr;	/* struct msghdr: name, namelen, iov, iovlen, ... */
+	uint8_t *buf = NULL;
+	size_t got = 0;
+	int err = 0;
+
+	if (rec_mem_read(t->tid, addr, hdr, sizeof(hdr))) {
+		err = EFAULT;
+		goto unreadable;
+	}
+	nr = hdr[3] > UIO_MAXIOV_NR ? UIO_MAXIOV_NR : hdr[3];
+	buf = malloc(cap->len);
+	if (!buf) {
+		err = ENOMEM;
+		goto unreadable;
+	}
+	for (i = 0; i < nr; i++) {
+		if (rec_mem_read(t->tid, hdr[2] + 16 * i, iov, sizeof(iov))) {
+			err = EFAULT;
+			goto unreadable;
+		}
+		if (!i)
+			reg.addr = iov[0];
+		want += iov[1];
+		if (got < cap->len && iov[1]) {
+			size_t n = iov[1] > cap->len - got ? cap->len - got : (size_t)iov[1];
+
+			if (rec_mem_read(t->tid, iov[0], buf + got, n)) {
+				err = EFAULT;
+				goto unreadable;
+			}
+			got += n;
+		}
+	}
+	reg.want_len = want;
+	reg.len = got;
+	if (got < want)
+		reg.flags |= BPFRR_REGION_TRUNCATED;
+	if (cap->content == BPFRR_CONTENT_NETLINK)
+		capture_netlink(s, t, c, &reg, buf);
+	else
+		rec_call_add_bytes(s, c, &reg, buf, got, false);
+	free(buf);
+	return;
+unreadable:
+	free(buf);
+	reg.flags = BPFRR_REGION_UNREADABLE;
+	reg.err = err;
+	reg.len = reg.want_len = 0;
+	rec_call_add_bytes(s, c, &reg, NULL, 0, false);
+}
+
 static void capture_one(struct rec_session *s, struct rec_task *t, struct rec_call *c,
 			const struct bpfrr_sys_capture *cap)
 {
@@ -271,6 +434,16 @@ static void capture_one(struct rec_session *s, struct rec_task *t, struct rec_ca
 		reg.len = reg.want_len > cap->len ? cap->len : reg.want_len;
 		if (reg.len < reg.want_len)
 			reg.flags |= BPFRR_REGION_TRUNCATED;
+		if (cap->content == BPFRR_CONTENT_NETLINK) {
+			uint8_t *buf = malloc(reg.len ? reg.len : 1);
+
+			if (buf && !rec_mem_read(t->tid, addr, buf, reg.len)) {
+				capture_netlink(s, t, c, &reg, buf);
+				free(buf);
+				return;
+			}
+			free(buf);
+		}
 		rec_call_capture(s, t, c, &reg, false);
 		return;
 	case BPFRR_SYS_LEN_STRING:
@@ -290,6 +463,9 @@ static void capture_one(struct rec_session *s, struct rec_task *t, struct rec_ca
 		return;
 	case BPFRR_SYS_LEN_PERF_QUERY:
 		capture_perf_query(s, t, c, cap, addr);
+		return;
+	case BPFRR_SYS_LEN_MSG_IOV:
+		capture_msg_iov(s, t, c, cap, addr);
 		return;
 	}
 }
@@ -347,6 +523,8 @@ static bool enter_uses(struct rec_session *s, struct rec_task *t, struct rec_cal
 	struct rec_fd *e;
 
 	e = rec_fdtab_lookup(t->fdtab, fd);
+	if (!e && (d->flags & BPFRR_SYSF_TRACKED))
+		return false;	/* a send on a socket the recorder did not see made (not NETLINK_ROUTE) */
 	if (!e) {
 		char *link = rec_proc_fd_path(t->tid, fd);
 		enum bpfrr_obj_kind k = link ? rec_kind_from_link(link, t->tid, fd) : BPFRR_OBJ_NONE;
@@ -750,6 +928,9 @@ bool rec_sys_enter(struct rec_session *s, struct rec_task *t, struct rec_call *c
 	struct rec_fd *e;
 
 	if (!d)
+		return false;
+	/* the filter stopped it for its selector; a second argument narrows (socket's protocol) */
+	if (d->match_arg >= 0 && (uint32_t)c->args[d->match_arg] != d->match_value)
 		return false;
 	switch (bpfrr_sys_fd_op(d, c->args)) {
 	case BPFRR_SYS_FD_CLOSE:

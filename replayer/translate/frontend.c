@@ -307,6 +307,28 @@ const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struc
 	return NULL;
 }
 
+int fe_netlink(const struct fe_trace *t, const struct fe_call *c, struct bpfrr_nl_msg *msgs, unsigned int max,
+	       const uint8_t **bytes, uint32_t *len)
+{
+	const struct bpfrr_trace_region *reg;
+	const struct bpfrr_rec_blob *b;
+
+	if (c->is_bpf || !c->sys || c->sys->cls != BPFRR_SYS_CLASS_NETLINK)
+		return -1;
+	reg = fe_region(t, c, c->sys->cap[0].phase, c->sys->cap[0].path);
+	if (!reg || !reg->blob ||
+	    reg->flags & (BPFRR_REGION_UNREADABLE | BPFRR_REGION_TRUNCATED | BPFRR_REGION_SHORT))
+		return -1;
+	b = bpfrr_trace_blob(t->r, reg->blob);
+	if (!b || b->len != reg->len || b->len > UINT32_MAX)
+		return -1;
+	if (bytes)
+		*bytes = b->data;
+	if (len)
+		*len = (uint32_t)b->len;
+	return bpfrr_nl_decode(b->data, b->len, msgs, max);
+}
+
 const void *fe_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, uint64_t len)
 {
 	return bpfrr_rt_regions_mem(t->r, c->regions, c->nr_regions, phase, addr, len);

@@ -30,6 +30,7 @@
 #include "fdmodel.h"
 #include "frontend.h"
 #include "ir.h"
+#include "netlink.h"
 #include "resolved.h"
 #include "sys_abi.h"
 #include "trace.h"
@@ -160,6 +161,8 @@ struct fe_call {
 	uint32_t nr_products, cap_products;
 	const char *products_buf;	/* their buffer's path ("attr.test.ctx_in"), static */
 	char *core_note;		/* PROG_LOAD: what pass_core did with its CO-RE, or NULL */
+	/* pass 2: a netlink request: the effects of its messages, 1 << enum bpfrr_nl_effect */
+	uint32_t nl_effects;
 };
 
 /* A recorded event in file order. */
@@ -235,6 +238,13 @@ const char *fe_errno_name(int err);
 const char *fe_fs_path(const struct fe_trace *t, const struct fe_call *c);
 const struct bpfrr_trace_region *fe_region(const struct fe_trace *t, const struct fe_call *c, int phase,
 					   const char *path);
+/*
+ * A netlink request's messages (lib/netlink.h), at most max into msgs, and its
+ * bytes; how many it holds, or -1 when they were not recorded whole.
+ */
+int fe_netlink(const struct fe_trace *t, const struct fe_call *c, struct bpfrr_nl_msg *msgs, unsigned int max,
+	       const uint8_t **bytes, uint32_t *len);
+#define FE_NL_MAX_MSGS	16	/* messages of one request the translator looks at */
 /* tracee memory at a phase as far as c's regions captured it: where it is, or NULL */
 const void *fe_mem(const struct fe_trace *t, const struct fe_call *c, int phase, uint64_t addr, uint64_t len);
 /* the same, copied: 0 or -EFAULT */
@@ -258,7 +268,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			       size_t err_size);
 
 /* pass 2's classification of one call (also used by pass 3) */
-enum fe_class fe_classify(const struct fe_call *c);
+enum fe_class fe_classify(const struct fe_trace *t, struct fe_call *c);
 
 /* --explain: one line per recorded call, in seq order */
 void fe_explain(const struct fe_trace *t, const struct bpfrr_ir *ir, const struct bpfrr_explain_out *o);

@@ -235,6 +235,23 @@ static int resolve_syscall(struct fdlife *fl, struct fe_call *c)
 	unsigned int i;
 	int ret;
 
+	/* a netlink request: the program fds its messages carry, at their offsets in the request */
+	if (d && d->cls == BPFRR_SYS_CLASS_NETLINK) {
+		struct bpfrr_nl_msg msgs[FE_NL_MAX_MSGS];
+		int n = fe_netlink(fl->t, c, msgs, FE_NL_MAX_MSGS, NULL, NULL), k;
+
+		for (k = 0; k < n && k < FE_NL_MAX_MSGS; k++) {
+			for (i = 0; i < msgs[k].nr_fds; i++) {
+				if (msgs[k].fds[i].fd < 0)
+					continue;
+				snprintf(path, sizeof(path), "msg[%d].%s", k, msgs[k].fds[i].attr);
+				ret = add_ref(fl, path, msgs[k].fds[i].fd, BPFRR_IR_REF_FIELD, BPFRR_OBJ_PROG,
+					      BPFRR_IR_IN_ATTR, NULL, msgs[k].fds[i].off);
+				if (ret)
+					return ret;
+			}
+		}
+	}
 	for (i = 0; d && i < d->nr_args; i++) {
 		const struct bpfrr_sys_param *p = &d->params[i];
 

@@ -786,6 +786,25 @@ static int prep_ioctl(struct prep *p)
 	return prep_rels(p);
 }
 
+/*
+ * A netlink request that attaches, detaches or makes a hook (pass 2 keeps no
+ * other): not replayed yet; the refusal names what it does.
+ */
+static int prep_netlink(struct prep *p)
+{
+	struct bpfrr_nl_msg msgs[FE_NL_MAX_MSGS];
+	int n = fe_netlink(p->t, p->c, msgs, FE_NL_MAX_MSGS, NULL, NULL);
+	const char *type;
+
+	if (n < 0)
+		return refuse(p, "its netlink messages were not recorded whole");
+	if (n != 1)
+		return refuse(p, "it sends %d netlink messages at once", n);
+	type = bpfrr_nl_type_name(msgs[0].type);
+	return refuse(p, "a netlink %s (%s %s), which the translator does not replay yet", type ? type : "request",
+		      bpfrr_nl_effect_name(msgs[0].effect), msgs[0].has_xdp ? "XDP" : msgs[0].tc_kind);
+}
+
 /* --- slots ----------------------------------------------------------------------------------- */
 
 static bool name_taken(const struct bpfrr_ir *ir, const char *name)
@@ -1151,6 +1170,8 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			ret = prep_perf_event_open(&p);
 		else if (c->sys && c->sys->replay == BPFRR_SYS_REPLAY_IOCTL)
 			ret = prep_ioctl(&p);
+		else if (c->sys && c->sys->cls == BPFRR_SYS_CLASS_NETLINK)
+			ret = prep_netlink(&p);
 		else if (c->sys && c->sys->fd_op == BPFRR_SYS_FD_FS)
 			ret = refuse(&p, "removes %s from a bpffs, which a replay does not do (the trace did not make it)",
 				     fe_fs_path(t, c) ? fe_fs_path(t, c) : "a path");

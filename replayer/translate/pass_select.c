@@ -35,10 +35,35 @@
 
 #define why(c, ...) snprintf((c)->why, sizeof((c)->why), __VA_ARGS__)
 
-enum fe_class fe_classify(const struct fe_call *c)
+/*
+ * A netlink request (sendmsg, sendto on a NETLINK_ROUTE socket): what its
+ * messages do.  One that attaches a program, detaches one or makes the hook
+ * an attachment needs (a clsact qdisc) is GLOBAL (a device's state, beyond
+ * any fd); requests, probes and network changes without BPF (ip's probe for
+ * RTM_NEWLINK support, an address) change no BPF state: READ.  Messages not
+ * recorded whole are OTHER: pass 3 refuses the call.
+ */
+static enum fe_class classify_netlink(const struct fe_trace *t, struct fe_call *c)
+{
+	struct bpfrr_nl_msg msgs[FE_NL_MAX_MSGS];
+	int n = fe_netlink(t, c, msgs, FE_NL_MAX_MSGS, NULL, NULL), i;
+
+	c->nl_effects = 0;
+	if (n < 0 || n > FE_NL_MAX_MSGS)
+		return FE_CLASS_OTHER;
+	for (i = 0; i < n; i++)
+		c->nl_effects |= 1u << msgs[i].effect;
+	if (c->nl_effects & (1u << BPFRR_NL_ATTACH | 1u << BPFRR_NL_DETACH | 1u << BPFRR_NL_HOOK))
+		return FE_CLASS_GLOBAL;
+	return FE_CLASS_READ;
+}
+
+enum fe_class fe_classify(const struct fe_trace *t, struct fe_call *c)
 {
 	const struct bpfrr_cmd_desc *d;
 
+	if (!c->is_bpf && c->sys && c->sys->cls == BPFRR_SYS_CLASS_NETLINK)
+		return classify_netlink(t, c);
 	/* a syscall's class is its row's (or its sub-row's: a perf ioctl that only reads) */
 	if (!c->is_bpf)
 		return c->sys ? (enum fe_class)bpfrr_sys_class(c->sys, c->args) : FE_CLASS_OTHER;
@@ -59,6 +84,9 @@ static bool builds(const struct fe_call *c)
 
 	if (c->is_bpf)	/* the table sets BUILDS on CREATE, MUTATE and GLOBAL rows only */
 		return (d = bpfrr_abi_cmd((int)c->cmd)) && (d->flags & BPFRR_CMDF_BUILDS);
+	/* a netlink request that attaches a program or makes its hook (classify_netlink) */
+	if (c->sys && c->sys->cls == BPFRR_SYS_CLASS_NETLINK)
+		return c->nl_effects & (1u << BPFRR_NL_ATTACH | 1u << BPFRR_NL_HOOK);
 	/* lib/sys_abi.h: perf_event_open, and perf ioctls but DISABLE, RESET and the reads */
 	return c->sys && bpfrr_sys_builds(c->sys, c->args);
 }
@@ -206,7 +234,7 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 	for (i = 0; i < t->nr_calls; i++) {
 		struct fe_call *c = &t->calls[i];
 
-		c->class = fe_classify(c);
+		c->class = fe_classify(t, c);
 		c->fate = FE_UNDECIDED;
 		c->target = c->class == FE_CLASS_MUTATE || c->class == FE_CLASS_GLOBAL ||
 			    c->class == FE_CLASS_TEST_RUN ? target_of(c) : NULL;
@@ -351,7 +379,12 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 		} else {
 			switch (c->class) {
 			case FE_CLASS_READ:
-				why(c, "read-only");
+				if (c->sys && c->sys->cls == BPFRR_SYS_CLASS_NETLINK)
+					why(c, "a netlink request that changes no BPF state (%s)",
+					    c->nl_effects & (1u << BPFRR_NL_OTHER) ? "a network change without a program" :
+					    "a query");
+				else
+					why(c, "read-only");
 				break;
 			case FE_CLASS_FD:
 				why(c, "fd bookkeeping (the replayer holds its own fds)");

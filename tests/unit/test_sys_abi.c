@@ -68,6 +68,9 @@ static const struct {
 	NO_NR(UNLINK, unlink),
 #endif
 	NR(UNLINKAT, unlinkat),
+	NR(SOCKET, socket),
+	NR(SENDTO, sendto),
+	NR(SENDMSG, sendmsg),
 };
 
 START_TEST(test_host_numbers)
@@ -164,7 +167,8 @@ static void check_capture(const char *who, const struct bpfrr_sys_capture *c, un
 	ck_assert_msg(c->content != BPFRR_CONTENT_NONE, "%s %s: no content", who, c->path);
 	ck_assert_msg(c->phase == BPFRR_PHASE_ENTRY || c->phase == BPFRR_PHASE_EXIT, "%s %s: phase", who, c->path);
 	if (c->len_rule == BPFRR_SYS_LEN_FIXED || c->len_rule == BPFRR_SYS_LEN_STRING ||
-	    c->len_rule == BPFRR_SYS_LEN_ARG || c->len_rule == BPFRR_SYS_LEN_PERF_ATTR)
+	    c->len_rule == BPFRR_SYS_LEN_ARG || c->len_rule == BPFRR_SYS_LEN_PERF_ATTR ||
+	    c->len_rule == BPFRR_SYS_LEN_MSG_IOV)
 		ck_assert_msg(c->len > 0, "%s %s: no size or cap", who, c->path);
 	if (c->len_rule == BPFRR_SYS_LEN_ARG)
 		ck_assert_msg(c->len_arg < nr_args && c->len_arg != c->arg, "%s %s: size argument", who, c->path);
@@ -207,6 +211,7 @@ START_TEST(test_rows_filled)
 	for (id = BPFRR_SYS_NONE + 1; id < BPFRR_SYS__MAX; id++) {
 		const struct bpfrr_sys_desc *d = bpfrr_sys((enum bpfrr_sys)id);
 		int8_t irs[6] = { 0 };
+		bool all_new;
 
 		ck_assert_msg(d && d->name, "call %u has no row", id);
 		ck_assert_ptr_eq(bpfrr_sys_by_name(d->name), d);	/* names are unique */
@@ -247,7 +252,15 @@ START_TEST(test_rows_filled)
 		ck_assert_msg(builds_ok(d->cls, d->flags), "%s: BUILDS outside CREATE/MUTATE", d->name);
 		ck_assert_msg(d->fd_op != BPFRR_SYS_FD_NONE && bpfrr_sys_fd_op_name(d->fd_op),
 			      "%s: what it does to fds", d->name);
-		switch (d->fd_op) {
+		/* sub-rows that all make a new fd (socket's families): no fd argument, the kind made */
+		all_new = d->fd_op == BPFRR_SYS_FD_BY_SUB;
+		for (j = 0; all_new && j < d->nr_subs; j++)
+			all_new = d->subs[j].fd_op == BPFRR_SYS_FD_NEW;
+		if (all_new)
+			ck_assert_msg(d->new_kind != BPFRR_OBJ_NONE && d->fd_arg < 0 &&
+				      (d->cloexec != BPFRR_SYS_CLOEXEC_ARG || (d->cloexec_arg >= 0 && d->cloexec_mask)),
+				      "%s: the kind of what it makes, its close-on-exec", d->name);
+		switch (all_new ? BPFRR_SYS_FD_NONE : d->fd_op) {
 		case BPFRR_SYS_FD_CLOSE:
 		case BPFRR_SYS_FD_SETFD:
 		case BPFRR_SYS_FD_USES:
@@ -273,8 +286,19 @@ START_TEST(test_rows_filled)
 		default:
 			break;
 		}
+		/* a call on a tracked fd only (a send on a netlink socket) names its kind, the others a REF */
 		if (d->fd_op == BPFRR_SYS_FD_USES)
-			ck_assert_msg(d->params[d->fd_arg].flags & BPFRR_SYSP_REF, "%s: the fd it uses", d->name);
+			ck_assert_msg((d->flags & BPFRR_SYSF_TRACKED) ? d->params[d->fd_arg].obj != BPFRR_OBJ_NONE :
+				      (d->params[d->fd_arg].flags & BPFRR_SYSP_REF) != 0, "%s: the fd it uses", d->name);
+		ck_assert_msg(!(d->flags & BPFRR_SYSF_TRACKED) || d->fd_op == BPFRR_SYS_FD_USES,
+			      "%s: TRACKED on a call that uses no fd", d->name);
+		ck_assert_msg(d->match_arg < 0 || (d->match_arg < d->nr_args && d->match_arg != d->sub_arg),
+			      "%s: its match argument", d->name);
+		/* netlink requests: what the messages carry decides (lib/netlink.h) */
+		if (d->cls == BPFRR_SYS_CLASS_NETLINK)
+			ck_assert_msg(d->cap[0].path && d->cap[0].content == BPFRR_CONTENT_NETLINK &&
+				      d->cap[0].phase == BPFRR_PHASE_ENTRY && (d->flags & BPFRR_SYSF_TRACKED),
+				      "%s: a netlink request captures its messages at entry", d->name);
 		if (d->flags & BPFRR_SYSF_OPENS)
 			ck_assert_msg(d->fd_op == BPFRR_SYS_FD_NEW && d->cap[0].path &&
 				      d->cap[0].len_rule == BPFRR_SYS_LEN_STRING &&
