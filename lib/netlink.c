@@ -207,6 +207,7 @@ static void decode_link(const uint8_t *b, uint32_t start, uint32_t end, struct b
 			} else if (t2 == BPFRR_IFLA_XDP_FLAGS) {
 				m->has_xdp_flags = true;
 				m->xdp_flags = get_u32(b + o2);
+				m->xdp_flags_off = o2;
 			}
 		}
 	}
@@ -326,4 +327,67 @@ int bpfrr_nl_decode(const void *buf, size_t len, struct bpfrr_nl_msg *msgs, unsi
 		pos += ALIGN4(mlen);
 	}
 	return n;
+}
+
+/* An attribute at out[*pos]: 0, or -1 if it does not fit. */
+static int put_attr(uint8_t *out, size_t size, size_t *pos, uint16_t type, const void *data, uint16_t len)
+{
+	uint16_t alen = (uint16_t)(NLA_HDRLEN + len);
+
+	if (*pos + ALIGN4(alen) > size)
+		return -1;
+	memcpy(out + *pos, &alen, 2);
+	memcpy(out + *pos + 2, &type, 2);
+	memcpy(out + *pos + NLA_HDRLEN, data, len);
+	memset(out + *pos + alen, 0, ALIGN4(alen) - alen);
+	*pos += ALIGN4(alen);
+	return 0;
+}
+
+int bpfrr_nl_undo(const void *msg, size_t len, uint8_t *out, size_t size)
+{
+	struct bpfrr_nl_msg m;
+	uint16_t type, flags = NLM_F_REQUEST | NLM_F_ACK;
+	uint32_t total;
+	size_t pos;
+	int32_t none = -1;
+
+	if (bpfrr_nl_decode(msg, len, &m, 1) != 1 || m.truncated || m.len != len)
+		return -1;
+	switch (m.effect) {
+	case BPFRR_NL_ATTACH:
+		if (m.has_xdp) {
+			uint32_t keep = m.xdp_flags & ~(uint32_t)(BPFRR_XDP_FLAGS_REPLACE | BPFRR_XDP_FLAGS_UPDATE_IF_NOEXIST);
+
+			/* the same request, the program fd -1 (IFLA_XDP_EXPECTED_FD too: no REPLACE) */
+			if (len > size)
+				return -1;
+			memcpy(out, msg, len);
+			for (unsigned int i = 0; i < m.nr_fds; i++)
+				memcpy(out + m.fds[i].off, &none, 4);
+			if (m.xdp_flags_off)
+				memcpy(out + m.xdp_flags_off, &keep, 4);
+			memcpy(out + 6, &flags, 2);
+			return (int)len;
+		}
+		type = BPFRR_RTM_DELTFILTER;
+		break;
+	case BPFRR_NL_HOOK:
+		type = BPFRR_RTM_DELQDISC;
+		break;
+	default:
+		return 0;
+	}
+	/* a tc object: the same tcmsg and kind, deleted */
+	pos = BPFRR_NLMSG_HDRLEN + BPFRR_TCMSG_LEN;
+	if (pos > size || pos > len)
+		return -1;
+	memcpy(out, msg, pos);
+	memcpy(out + 4, &type, 2);
+	memcpy(out + 6, &flags, 2);
+	if (put_attr(out, size, &pos, BPFRR_TCA_KIND, m.tc_kind, (uint16_t)(strlen(m.tc_kind) + 1)))
+		return -1;
+	total = (uint32_t)pos;
+	memcpy(out, &total, 4);
+	return (int)pos;
 }

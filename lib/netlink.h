@@ -106,6 +106,7 @@ struct bpfrr_nl_msg {
 	bool has_xdp, has_xdp_flags;
 	int32_t xdp_fd;		/* -1 when absent (no IFLA_XDP_FD) */
 	uint32_t xdp_flags;
+	uint32_t xdp_flags_off;	/* byte offset of IFLA_XDP_FLAGS's value in the buffer, 0: none */
 	/* tc: tcmsg and TCA_KIND, TCA_OPTIONS of the bpf classifier */
 	uint32_t tc_handle, tc_parent, tc_info;	/* tc_info: priority << 16 | protocol (big-endian) */
 	char tc_kind[16];	/* "" when absent */
@@ -124,6 +125,18 @@ struct bpfrr_nl_msg {
  * nothing is read outside buf.
  */
 int bpfrr_nl_decode(const void *buf, size_t len, struct bpfrr_nl_msg *msgs, unsigned int max);
+
+/*
+ * The request that undoes message msg (len bytes: one whole message, as sent,
+ * its fds and ifindex those of the replay) into out (size bytes): an XDP
+ * attachment's detachment (the same RTM_NEWLINK with IFLA_XDP_FD -1 and the
+ * same mode, no REPLACE / UPDATE_IF_NOEXIST), a bpf filter's RTM_DELTFILTER
+ * (same device, parent, priority, protocol, handle, kind), a clsact or
+ * ingress qdisc's RTM_DELQDISC.  Returns its length, 0 when msg undoes
+ * nothing (a read, a detachment), -1 when out is too small or msg is not one
+ * whole message.
+ */
+int bpfrr_nl_undo(const void *msg, size_t len, uint8_t *out, size_t size);
 
 /* "RTM_NEWLINK", or NULL for a type the decoder does not name */
 const char *bpfrr_nl_type_name(uint16_t type);

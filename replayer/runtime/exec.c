@@ -13,7 +13,7 @@
 #include "header_runtime.h"
 
 _Static_assert(BPFRR_RT_OP_BPF == BPFRR_IR_BPF && BPFRR_RT_OP_PERF_EVENT_OPEN == BPFRR_IR_PERF_EVENT_OPEN &&
-	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL, "ops");
+	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL && BPFRR_RT_OP_NETLINK == BPFRR_IR_NETLINK, "ops");
 _Static_assert(BPFRR_RT_IN_ATTR == BPFRR_IR_IN_ATTR && BPFRR_RT_IN_ARG == BPFRR_IR_IN_ARG, "fd places");
 _Static_assert(BPFRR_RT_BUF_LOG == BPFRR_IR_BUF_LOG, "buffer flags");
 _Static_assert(BPFRR_RT_PROG_TEST_RUN == BPF_PROG_TEST_RUN, "the command whose products carry a retval");

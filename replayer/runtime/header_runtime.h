@@ -48,17 +48,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/netlink.h>
 
 /* What a call is (the values of ir.h's enum bpfrr_ir_op). */
 #define BPFRR_RT_OP_BPF			1	/* bpf(cmd, attr, attr_size) */
 #define BPFRR_RT_OP_PERF_EVENT_OPEN	2	/* perf_event_open(attr, args[0..3]) */
 #define BPFRR_RT_OP_IOCTL		3	/* ioctl(args[0], cmd, args[1]) */
+#define BPFRR_RT_OP_NETLINK		4	/* the rtnetlink request attr, sent and acknowledged */
 #define BPFRR_RT_PROG_TEST_RUN		10	/* BPF_PROG_TEST_RUN: a run's products, its retval */
 
 /* Where an fd to patch lives (ir.h's BPFRR_IR_IN_*). */
@@ -70,6 +74,7 @@
 #define BPFRR_RT_RESOLVE_TP_ID		2	/* tracefs events/NAME/id */
 #define BPFRR_RT_RESOLVE_BTF_ID		3	/* vmlinux BTF id of (NAME, btf_kind) */
 #define BPFRR_RT_RESOLVE_KSYM_ADDR	4	/* /proc/kallsyms address of NAME [module], + addend */
+#define BPFRR_RT_RESOLVE_IFINDEX	5	/* the index of network device NAME */
 
 /* Where a resolution's value goes besides the attr/blob (BPFRR_RT_IN_ATTR) or a buffer of a call */
 #define BPFRR_RT_IN_USER		(-3)	/* a loader's user image */
@@ -289,6 +294,16 @@ static inline int bpfrr_rt_resolve_value(uint32_t kind, const char *name, uint64
 
 	if (strstr(name, "..") || name[0] == '/')
 		return -EINVAL;
+	if (kind == BPFRR_RT_RESOLVE_IFINDEX) {
+		unsigned int idx;
+
+		snprintf(where, size, "network device %s", name);
+		idx = if_nametoindex(name);
+		if (!idx)
+			return errno == ENXIO || !errno ? -ENODEV : -errno;
+		*val = idx;
+		return 0;
+	}
 	if (kind == BPFRR_RT_RESOLVE_PMU_TYPE) {
 		snprintf(where, size, "/sys/bus/event_source/devices/%s/type", name);
 		return bpfrr_rt_read_number(where, val);
@@ -377,7 +392,8 @@ static inline int bpfrr_rt_resolve(const struct bpfrr_rt_resolve *rs, uint64_t *
 	int32_t id;
 	int ret;
 
-	if (rs->kind == BPFRR_RT_RESOLVE_PMU_TYPE || rs->kind == BPFRR_RT_RESOLVE_TP_ID)
+	if (rs->kind == BPFRR_RT_RESOLVE_PMU_TYPE || rs->kind == BPFRR_RT_RESOLVE_TP_ID ||
+	    rs->kind == BPFRR_RT_RESOLVE_IFINDEX)
 		return bpfrr_rt_resolve_value(rs->kind, rs->name, val, where, size);
 	if (rs->kind == BPFRR_RT_RESOLVE_KSYM_ADDR) {
 		snprintf(where, size, "%s in %s", rs->name, BPFRR_RT_KALLSYMS);
@@ -740,6 +756,74 @@ static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
  * product slots), or -errno (-ENOENT: a product was not made).  If the call fails and has a log
  * buffer the kernel wrote into, *log gets a malloc'd copy (log may be NULL).
  */
+/*
+ * One rtnetlink request (a whole message, fds and ifindex already in place)
+ * sent on a NETLINK_ROUTE socket of its own, with NLM_F_ACK: the kernel
+ * handles it inside sendmsg and queues the acknowledgement, whose error is
+ * the request's.  0 when it succeeded, 1 when it made a clsact or ingress
+ * qdisc that was there already (RTM_NEWQDISC refused with EEXIST: the hook
+ * an attachment needs exists, and is not this replay's to remove), -errno.
+ */
+#define BPFRR_RT_RTM_NEWQDISC	36
+static inline int bpfrr_rt_netlink(uint8_t *msg, uint32_t len)
+{
+	static uint32_t seq = 0x62707272;	/* "bprr" */
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	union {
+		struct nlmsghdr h;
+		uint8_t bytes[8192];
+	} ack;
+	struct nlmsghdr h;
+	int sock, ret = -EPROTO;
+	ssize_t n;
+
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, msg, sizeof(h));
+	h.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	h.nlmsg_seq = ++seq;
+	h.nlmsg_pid = 0;
+	memcpy(msg, &h, sizeof(h));
+	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (sock < 0)
+		return -errno;
+	if (sendto(sock, msg, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)len) {
+		ret = -errno;
+		goto out;
+	}
+	for (;;) {
+		uint32_t off = 0;
+
+		n = recv(sock, ack.bytes, sizeof(ack.bytes), 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		while (off + sizeof(struct nlmsghdr) <= (size_t)n) {
+			struct nlmsghdr r;
+			int32_t err;
+
+			memcpy(&r, ack.bytes + off, sizeof(r));
+			if (r.nlmsg_len < sizeof(r) || r.nlmsg_len > (size_t)n - off)
+				break;
+			if (r.nlmsg_type == NLMSG_ERROR && r.nlmsg_seq == h.nlmsg_seq &&
+			    r.nlmsg_len >= sizeof(r) + 4) {
+				memcpy(&err, ack.bytes + off + sizeof(r), 4);
+				ret = err;
+				if (ret == -EEXIST && h.nlmsg_type == BPFRR_RT_RTM_NEWQDISC)
+					ret = 1;
+				goto out;
+			}
+			off += NLMSG_ALIGN(r.nlmsg_len);
+		}
+	}
+out:
+	close(sock);
+	return ret;
+}
+
 static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds, char **log)
 {
 	uint8_t *attr, **mem;
@@ -806,6 +890,13 @@ static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds
 		break;
 	case BPFRR_RT_OP_IOCTL:
 		ret = ioctl((int)args[0], (unsigned long)c->cmd, (unsigned long)args[1]);
+		break;
+	case BPFRR_RT_OP_NETLINK:
+		ret = bpfrr_rt_netlink(attr, c->attr_size);
+		if (ret < 0) {
+			errno = (int)-ret;
+			ret = -1;
+		}
 		break;
 	default:
 		errno = EINVAL;

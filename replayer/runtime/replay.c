@@ -19,6 +19,7 @@
 #include "exec.h"
 #include "header_runtime.h"
 #include "kernel_build.h"
+#include "netlink.h"
 #include "probe.h"
 #include "replay.h"
 #include "run.h"
@@ -104,6 +105,7 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 	close_all(r);
 	free(r->fds);
 	free(r->made_dirs);
+	free(r->nl_done);
 	free(r->log);
 	bpfrr_symbols_free(r->syms);
 	bpfrr_plan_free(&r->plan);
@@ -397,6 +399,9 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 			return replay_fail(r, ci, (int)ret, "seq %llu %s (in user space): %s",
 					   (unsigned long long)c->seq, name, strerror((int)-ret));
 		}
+		/* 0: it took effect (1: the clsact hook was there already, not this replay's) */
+		if (c->op == BPFRR_IR_NETLINK && ret == 0)
+			r->nl_done[r->nr_nl_done++] = ci;
 		r->nr_user_calls++;
 	}
 	return 0;
@@ -437,6 +442,32 @@ static int make_dir_slot(struct bpfrr_replay *r, uint32_t i)
 	if (r->fds[i] < 0)
 		return replay_fail(r, -1, -errno, "opening %s for slot %u: %s", s->path, i, strerror(errno));
 	return 0;
+}
+
+/*
+ * After a failure: what the netlink requests attached or made is detached or
+ * deleted again, the last first (a filter before its clsact qdisc): a
+ * netlink attachment holds its program without any fd of the replay's, so
+ * closing the fds does not undo it.  A request that cannot be undone says so
+ * in the error.
+ */
+static void undo_netlink(struct bpfrr_replay *r)
+{
+	uint8_t msg[BPFRR_IR_MAX_ATTR];
+	char name[64];
+
+	while (r->nr_nl_done) {
+		const struct bpfrr_ir_call *c = &r->ir->calls[r->nl_done[--r->nr_nl_done]];
+		int n = bpfrr_nl_undo(c->attr, c->attr_size, msg, sizeof(msg)), ret = 0;
+		size_t len = strlen(r->error);
+
+		if (n > 0)
+			ret = bpfrr_rt_netlink(msg, (uint32_t)n);
+		if ((n < 0 || ret < 0) && len + 1 < sizeof(r->error))
+			snprintf(r->error + len, sizeof(r->error) - len, "; and undoing seq %llu %s failed: %s",
+				 (unsigned long long)c->seq, bpfrr_ir_call_name(c, name, sizeof(name)),
+				 n < 0 ? "no request undoes it" : strerror(-ret));
+	}
 }
 
 /* After a failure: the directories made for the replay go again, the deepest first. */
@@ -695,7 +726,8 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	for (i = 0; i < ir->nr_slots; i++)
 		r->fds[i] = -1;
 	r->made_dirs = calloc(ir->nr_slots + 1, 1);
-	if (!r->made_dirs)
+	r->nl_done = calloc(ir->nr_calls + 1, sizeof(*r->nl_done));
+	if (!r->made_dirs || !r->nl_done)
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	r->syms = bpfrr_symbols_new();
 	if (!r->syms)
@@ -766,6 +798,7 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	r->t_total = bpfrr_now_ns() - t_start;
 	return 0;
 fail:
+	undo_netlink(r);
 	close_all(r);
 	remove_made_dirs(r);
 	fetch_log(r, o);

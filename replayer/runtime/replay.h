@@ -45,6 +45,9 @@ struct bpfrr_replay {
 	struct bpfrr_plan plan;
 	int *fds;			/* per slot: its fd, or -1 */
 	uint8_t *made_dirs;		/* per slot: 1 if this replay made its directory (MKDIR) */
+	uint32_t *nl_done;		/* netlink requests that took effect (IR call indexes, in order):
+					 * a failure sends what undoes each, the last first */
+	uint32_t nr_nl_done;
 	struct bpfrr_symbols *syms;	/* the running kernel's BTF and kallsyms, read on first need
 					 * (resolutions, then --verify) */
 	/* outcome of a failure */

@@ -77,6 +77,10 @@ int bpfrr_codegen_place(const struct bpfrr_ir_call *c, const struct bpfrr_caps *
 		}
 		return 0;
 	}
+	if (c->op == BPFRR_IR_NETLINK) {
+		*why = "a netlink request: syscall programs cannot send on a socket";
+		return -EOPNOTSUPP;
+	}
 	if (c->op != BPFRR_IR_BPF) {
 		*why = "syscall programs cannot make this syscall";
 		return -EOPNOTSUPP;

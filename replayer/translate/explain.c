@@ -175,6 +175,7 @@ static const char *lookup_kind(uint32_t kind)
 	case BPFRR_IR_RESOLVE_PMU_TYPE: return "pmu";
 	case BPFRR_IR_RESOLVE_BTF_ID: return "btf_id";
 	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "ksym";
+	case BPFRR_IR_RESOLVE_IFINDEX: return "ifindex";
 	}
 	return "?";
 }

@@ -13,6 +13,7 @@
 #include "grow.h"
 #include "bpf_abi.h"
 #include "ir.h"
+#include "netlink.h"
 #include "sys_abi.h"
 
 /* ld_imm64 as the kernel's UAPI spells it (BPF_LD | BPF_IMM | BPF_DW) */
@@ -307,7 +308,7 @@ int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t c
 {
 	struct bpfrr_ir_call *c;
 
-	if (op < BPFRR_IR_BPF || op > BPFRR_IR_IOCTL || attr_size > BPFRR_IR_MAX_ATTR ||
+	if (op < BPFRR_IR_BPF || op > BPFRR_IR_OP__LAST || attr_size > BPFRR_IR_MAX_ATTR ||
 	    (attr_size && !attr))
 		return -EINVAL;
 	if (ir->nr_calls >= BPFRR_IR_MAX_CALLS)
@@ -396,8 +397,11 @@ int bpfrr_ir_add_resolve(struct bpfrr_ir *ir, uint32_t call, uint32_t kind, uint
 	struct bpfrr_ir_call *c;
 	uint32_t cap;
 
-	if (call >= ir->nr_calls || kind < BPFRR_IR_RESOLVE_PMU_TYPE || kind > BPFRR_IR_RESOLVE_TP_ID ||
-	    (size != 4 && size != 8) || !name || !*name || !name_ok(name))
+	/* the by-name kinds: a file's content (PMU type, tracepoint id) or a device's index */
+	if (call >= ir->nr_calls ||
+	    (kind != BPFRR_IR_RESOLVE_PMU_TYPE && kind != BPFRR_IR_RESOLVE_TP_ID && kind != BPFRR_IR_RESOLVE_IFINDEX) ||
+	    (size != 4 && size != 8) || (kind == BPFRR_IR_RESOLVE_IFINDEX && size != 4) || !name || !*name ||
+	    !name_ok(name))
 		return -EINVAL;
 	c = &ir->calls[call];
 	cap = c->nr_resolves;
@@ -611,6 +615,7 @@ const char *bpfrr_ir_resolve_kind_name(uint32_t kind)
 	case BPFRR_IR_RESOLVE_TP_ID: return "tracepoint id";
 	case BPFRR_IR_RESOLVE_BTF_ID: return "BTF id";
 	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "kernel address";
+	case BPFRR_IR_RESOLVE_IFINDEX: return "ifindex";
 	}
 	return "value";
 }
@@ -638,6 +643,9 @@ const char *bpfrr_ir_resolve_desc(const struct bpfrr_ir_resolve *r, char *buf, s
 		break;
 	case BPFRR_IR_RESOLVE_TP_ID:
 		snprintf(buf, size, "tracepoint %s", r->name);
+		break;
+	case BPFRR_IR_RESOLVE_IFINDEX:
+		snprintf(buf, size, "dev %s", r->name);
 		break;
 	case BPFRR_IR_RESOLVE_BTF_ID:
 		kind = bpfrr_ir_btf_kind_name(r->btf_kind);
@@ -683,6 +691,10 @@ const char *bpfrr_ir_resolve_where(const struct bpfrr_ir_call *c, const struct b
 			snprintf(buf, size, "%s[%u].imm", path, r->offset / 8);
 		else
 			snprintf(buf, size, "%s[%u]", path, r->offset / (r->size ? r->size : 1));
+		return buf;
+	}
+	if (c->op == BPFRR_IR_NETLINK && r->kind == BPFRR_IR_RESOLVE_IFINDEX) {
+		snprintf(buf, size, "ifindex");
 		return buf;
 	}
 	if (c->op == BPFRR_IR_PERF_EVENT_OPEN) {
@@ -749,6 +761,13 @@ const char *bpfrr_ir_call_name(const struct bpfrr_ir_call *c, char *buf, size_t 
 			snprintf(buf, size, "ioctl(%s)", name);
 		else
 			snprintf(buf, size, "ioctl(0x%x)", c->cmd);
+		break;
+	case BPFRR_IR_NETLINK:
+		name = bpfrr_nl_type_name((uint16_t)c->cmd);
+		if (name)
+			snprintf(buf, size, "netlink(%s)", name);
+		else
+			snprintf(buf, size, "netlink(type %u)", c->cmd);
 		break;
 	default:
 		snprintf(buf, size, "op %u", c->op);
@@ -870,8 +889,17 @@ static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, co
 	const struct bpfrr_ir_call *c = &ir->calls[ci];
 	uint32_t i, j;
 
-	if (c->op < BPFRR_IR_BPF || c->op > BPFRR_IR_IOCTL)
+	if (c->op < BPFRR_IR_BPF || c->op > BPFRR_IR_OP__LAST)
 		return fail(v, ir, ci, "unknown op %u", c->op);
+	/* a netlink request is one whole message, which returns no fd */
+	if (c->op == BPFRR_IR_NETLINK) {
+		uint32_t len;
+
+		if (c->attr_size < 16 || (memcpy(&len, c->attr, 4), len != c->attr_size))
+			return fail(v, ir, ci, "a netlink request of %u bytes that is not one message", c->attr_size);
+		if (c->result_slot >= 0 || c->nr_bufs || c->nr_outfds)
+			return fail(v, ir, ci, "a netlink request returns no fd and points to nothing");
+	}
 	if (c->attr_size > BPFRR_IR_MAX_ATTR || (c->attr_size && !c->attr))
 		return fail(v, ir, ci, "attr of %u bytes", c->attr_size);
 	if (c->op != BPFRR_IR_IOCTL && !c->attr_size)

@@ -53,7 +53,10 @@ enum bpfrr_ir_op {
 	BPFRR_IR_BPF = 1,		/* bpf(cmd, attr, attr_size) */
 	BPFRR_IR_PERF_EVENT_OPEN = 2,	/* perf_event_open(attr, args[0..3] = pid, cpu, group_fd, flags) */
 	BPFRR_IR_IOCTL = 3,		/* ioctl(args[0] = fd, cmd = request, args[1] = arg) */
+	BPFRR_IR_NETLINK = 4,		/* one rtnetlink request (attr: the message, cmd: its type) sent
+					 * on a NETLINK_ROUTE socket of the replayer's, its ACK awaited */
 };
+#define BPFRR_IR_OP__LAST	BPFRR_IR_NETLINK
 
 /* Call flags */
 #define BPFRR_IR_CALL_GLOBAL	0x1	/* effect outside its slots (pin path, ifindex): keep order
@@ -117,8 +120,9 @@ enum bpfrr_ir_resolve_kind {
 	BPFRR_IR_RESOLVE_TP_ID = 2,	/* tracefs events/CATEGORY/NAME/id */
 	BPFRR_IR_RESOLVE_BTF_ID = 3,	/* kernel BTF type id of (name, btf_kind, module); size 4 */
 	BPFRR_IR_RESOLVE_KSYM_ADDR = 4,	/* /proc/kallsyms address of name, + addend; size 8 */
+	BPFRR_IR_RESOLVE_IFINDEX = 5,	/* the index of network device name (if_nametoindex); size 4 */
 };
-#define BPFRR_IR_RESOLVE__LAST	BPFRR_IR_RESOLVE_KSYM_ADDR
+#define BPFRR_IR_RESOLVE__LAST	BPFRR_IR_RESOLVE_IFINDEX
 
 struct bpfrr_ir_resolve {
 	uint32_t kind;		/* enum bpfrr_ir_resolve_kind */

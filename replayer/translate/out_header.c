@@ -35,11 +35,12 @@ static const char runtime_text[] =
 
 /* The runtime mirrors the IR's and the code generator's numbers. */
 _Static_assert(BPFRR_RT_OP_BPF == BPFRR_IR_BPF && BPFRR_RT_OP_PERF_EVENT_OPEN == BPFRR_IR_PERF_EVENT_OPEN &&
-	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL, "ops");
+	       BPFRR_RT_OP_IOCTL == BPFRR_IR_IOCTL && BPFRR_RT_OP_NETLINK == BPFRR_IR_NETLINK, "ops");
 _Static_assert(BPFRR_RT_IN_ATTR == BPFRR_IR_IN_ATTR && BPFRR_RT_IN_ARG == BPFRR_IR_IN_ARG, "fd places");
 _Static_assert(BPFRR_RT_RESOLVE_PMU_TYPE == BPFRR_IR_RESOLVE_PMU_TYPE &&
 	       BPFRR_RT_RESOLVE_TP_ID == BPFRR_IR_RESOLVE_TP_ID && BPFRR_RT_RESOLVE_BTF_ID == BPFRR_IR_RESOLVE_BTF_ID &&
-	       BPFRR_RT_RESOLVE_KSYM_ADDR == BPFRR_IR_RESOLVE_KSYM_ADDR, "resolutions");
+	       BPFRR_RT_RESOLVE_KSYM_ADDR == BPFRR_IR_RESOLVE_KSYM_ADDR &&
+	       BPFRR_RT_RESOLVE_IFINDEX == BPFRR_IR_RESOLVE_IFINDEX, "resolutions");
 _Static_assert(BPFRR_RT_BUF_LOG == BPFRR_IR_BUF_LOG, "buffer flags");
 _Static_assert(BPFRR_RT_ID_TYPE == BPFRR_ID_TYPE && BPFRR_RT_ID_TAG == BPFRR_ID_TAG &&
 	       BPFRR_RT_ID_NAME == BPFRR_ID_NAME && BPFRR_RT_ID_KEY_SIZE == BPFRR_ID_KEY_SIZE &&
@@ -175,6 +176,7 @@ static const char *rt_resolve_kind(uint32_t kind)
 	case BPFRR_IR_RESOLVE_TP_ID: return "BPFRR_RT_RESOLVE_TP_ID";
 	case BPFRR_IR_RESOLVE_BTF_ID: return "BPFRR_RT_RESOLVE_BTF_ID";
 	case BPFRR_IR_RESOLVE_KSYM_ADDR: return "BPFRR_RT_RESOLVE_KSYM_ADDR";
+	case BPFRR_IR_RESOLVE_IFINDEX: return "BPFRR_RT_RESOLVE_IFINDEX";
 	}
 	return "0";
 }
@@ -774,6 +776,12 @@ int bpfrr_header_fwrite(const struct bpfrr_ir *ir, FILE *out, const struct bpfrr
 			return hw_fail(&w, -EOPNOTSUPP, "slot %u (%s) is the directory %s on a bpffs, which "
 				       "bpfrr replay makes; the header format cannot carry it", i,
 				       ir->slots[i].name ? ir->slots[i].name : "?", ir->slots[i].path);
+	/* a netlink attachment outlives the fds: a failed replay must detach it, which bpfrr replay does */
+	for (i = 0; i < ir->nr_calls; i++)
+		if (ir->calls[i].op == BPFRR_IR_NETLINK)
+			return hw_fail(&w, -EOPNOTSUPP, "seq %llu is a netlink attachment, which bpfrr replay detaches "
+				       "again when a later call fails; the header format cannot carry that",
+				       (unsigned long long)ir->calls[i].seq);
 	if (o->sign) {
 		struct bpfrr_header_opts o2 = *o;
 

@@ -786,23 +786,61 @@ static int prep_ioctl(struct prep *p)
 	return prep_rels(p);
 }
 
+/* The device name the recorder gave ifindex in call c ("ifname.IFINDEX"), or NULL. */
+static const char *recorded_ifname(const struct fe_trace *t, const struct fe_call *c, int32_t ifindex)
+{
+	const struct bpfrr_trace_region *reg;
+	const struct bpfrr_rec_blob *b;
+	char path[32];
+
+	snprintf(path, sizeof(path), "ifname.%d", ifindex);
+	reg = fe_region(t, c, BPFRR_PHASE_EXIT, path);
+	b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+	if (!b || b->len < 2 || b->len > 16 || ((const char *)b->data)[b->len - 1] ||
+	    memchr(b->data, '\0', b->len - 1) || memchr(b->data, '/', b->len))
+		return NULL;
+	return b->data;
+}
+
 /*
- * A netlink request that attaches, detaches or makes a hook (pass 2 keeps no
- * other): not replayed yet; the refusal names what it does.
+ * A netlink request that attaches a program, detaches one or makes the hook
+ * an attachment needs (pass 2 keeps no other): replayed as the same message
+ * from user space (no syscall program sends on a socket), the program fd it
+ * carries relocated to its slot's, the device's index looked up at replay
+ * time by the name the recorder gave it (indexes differ between boots and
+ * namespaces).  The replayer waits for the kernel's acknowledgement and, when
+ * a later call fails, sends the request that undoes it (lib/netlink.h).
  */
 static int prep_netlink(struct prep *p)
 {
-	struct bpfrr_nl_msg msgs[FE_NL_MAX_MSGS];
-	int n = fe_netlink(p->t, p->c, msgs, FE_NL_MAX_MSGS, NULL, NULL);
-	const char *type;
+	struct bpfrr_nl_msg msgs[FE_NL_MAX_MSGS], *m = &msgs[0];
+	const uint8_t *bytes;
+	const char *dev;
+	uint32_t len;
+	int n = fe_netlink(p->t, p->c, msgs, FE_NL_MAX_MSGS, &bytes, &len);
 
 	if (n < 0)
 		return refuse(p, "its netlink messages were not recorded whole");
 	if (n != 1)
-		return refuse(p, "it sends %d netlink messages at once", n);
-	type = bpfrr_nl_type_name(msgs[0].type);
-	return refuse(p, "a netlink %s (%s %s), which the translator does not replay yet", type ? type : "request",
-		      bpfrr_nl_effect_name(msgs[0].effect), msgs[0].has_xdp ? "XDP" : msgs[0].tc_kind);
+		return refuse(p, "it sends %d netlink messages at once (one is replayed)", n);
+	if (m->truncated || m->len != len || len > BPFRR_IR_MAX_ATTR)
+		return refuse(p, "a netlink message of %u bytes", len);
+	if (!m->has_ifindex || m->ifindex <= 0)
+		return refuse(p, "its %s names no device by index", bpfrr_nl_type_name(m->type));
+	dev = recorded_ifname(p->t, p->c, m->ifindex);
+	if (!dev)
+		return refuse(p, "the recording named no device for ifindex %d", m->ifindex);
+	p->op = BPFRR_IR_NETLINK;
+	p->cmd = m->type;
+	p->flags |= BPFRR_IR_CALL_GLOBAL;	/* a device's state: in recorded order with the other global calls */
+	p->attr_size = len;
+	p->attr = malloc(len);
+	if (!p->attr)
+		return -ENOMEM;
+	memcpy(p->attr, bytes, len);
+	p->res[p->nr_res++] = (struct bpfrr_ir_resolve){ BPFRR_IR_RESOLVE_IFINDEX, m->ifindex_off, 4, (char *)dev,
+							 BPFRR_IR_IN_ATTR };
+	return prep_rels(p);
 }
 
 /* --- slots ----------------------------------------------------------------------------------- */

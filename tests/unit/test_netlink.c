@@ -124,6 +124,19 @@ START_TEST(test_xdp_attach)
 	bpfrr_nl_flags_string(out[0].type, out[0].flags, flagstr, sizeof(flagstr));
 	ck_assert_str_eq(flagstr, "REQUEST|ACK");
 
+	/* its undo: the same request with fd -1, the mode kept */
+	{
+		uint8_t undo[512];
+		int n = bpfrr_nl_undo(m.buf, m.len, undo, sizeof(undo));
+
+		ck_assert_int_eq(n, (int)m.len);
+		ck_assert_int_eq(bpfrr_nl_decode(undo, (size_t)n, out, 2), 1);
+		ck_assert_int_eq(out[0].effect, BPFRR_NL_DETACH);
+		ck_assert_int_eq(out[0].ifindex, 3);
+		ck_assert_uint_eq(out[0].xdp_flags, XDP_FLAGS_SKB_MODE);
+		ck_assert_int_eq(bpfrr_nl_undo(m.buf, m.len, undo, 8), -1);
+	}
+
 	/* `ip link set dev D xdp off`: the same with fd -1 */
 	fd = -1;
 	memcpy(fd_at, &fd, 4);
@@ -183,6 +196,20 @@ START_TEST(test_tc_filter)
 	bpfrr_nl_tc_parent_string(out[0].tc_parent, parent, sizeof(parent));
 	ck_assert_str_eq(parent, "ingress");
 	ck_assert_str_eq(out[0].fds[0].attr, "TCA_BPF_FD");
+	/* its undo: RTM_DELTFILTER of the same device, parent, priority, protocol, kind */
+	{
+		uint8_t undo[512];
+		int n = bpfrr_nl_undo(m.buf, m.len, undo, sizeof(undo));
+
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_eq(bpfrr_nl_decode(undo, (size_t)n, out, 2), 1);
+		ck_assert_int_eq(out[0].type, RTM_DELTFILTER);
+		ck_assert_int_eq(out[0].effect, BPFRR_NL_DETACH);
+		ck_assert_int_eq(out[0].ifindex, 4);
+		ck_assert_uint_eq(bpfrr_nl_tc_prio(out[0].tc_info), 49152);
+		ck_assert_str_eq(out[0].tc_kind, "bpf");
+		ck_assert_uint_eq(out[0].nr_fds, 0);
+	}
 }
 END_TEST
 
@@ -208,6 +235,20 @@ START_TEST(test_qdisc_and_reads)
 	ck_assert_int_eq(bpfrr_nl_decode(m.buf, m.len, out, 4), 2);
 	ck_assert_int_eq(out[0].effect, BPFRR_NL_HOOK);
 	ck_assert_str_eq(out[0].tc_kind, "clsact");
+	{
+		uint8_t undo[512];
+		int n = bpfrr_nl_undo(m.buf, first, undo, sizeof(undo));
+		struct bpfrr_nl_msg u;
+
+		ck_assert_int_gt(n, 0);
+		ck_assert_int_eq(bpfrr_nl_decode(undo, (size_t)n, &u, 1), 1);
+		ck_assert_int_eq(u.type, RTM_DELQDISC);
+		ck_assert_int_eq(u.effect, BPFRR_NL_DETACH);
+		ck_assert_str_eq(u.tc_kind, "clsact");
+		/* a read undoes nothing; two messages are not one */
+		ck_assert_int_eq(bpfrr_nl_undo(m.buf + first, m.len - first, undo, sizeof(undo)), 0);
+		ck_assert_int_eq(bpfrr_nl_undo(m.buf, m.len, undo, sizeof(undo)), -1);
+	}
 	ck_assert_uint_eq(out[1].off, first);
 	ck_assert_int_eq(out[1].effect, BPFRR_NL_READ);
 	ck_assert_uint_eq(out[0].nr_fds + out[1].nr_fds, 0);
