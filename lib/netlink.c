@@ -208,6 +208,12 @@ static void decode_link(const uint8_t *b, uint32_t start, uint32_t end, struct b
 				m->has_xdp_flags = true;
 				m->xdp_flags = get_u32(b + o2);
 				m->xdp_flags_off = o2;
+			} else if (t2 == BPFRR_IFLA_XDP_PROG_ID) {
+				m->xdp_prog_id = get_u32(b + o2);
+			} else if (t2 == BPFRR_IFLA_XDP_DRV_PROG_ID) {
+				m->xdp_drv_prog_id = get_u32(b + o2);
+			} else if (t2 == BPFRR_IFLA_XDP_SKB_PROG_ID) {
+				m->xdp_skb_prog_id = get_u32(b + o2);
 			}
 		}
 	}
@@ -253,6 +259,8 @@ static void decode_tc(const uint8_t *b, uint32_t start, uint32_t end, struct bpf
 				m->bpf_flags_gen = get_u32(b + o2);
 			} else if (t2 == BPFRR_TCA_BPF_CLASSID) {
 				m->bpf_classid = get_u32(b + o2);
+			} else if (t2 == BPFRR_TCA_BPF_ID) {
+				m->bpf_prog_id = get_u32(b + o2);
 			}
 		}
 	}

@@ -51,6 +51,8 @@ enum bpfrr_nl_type {
 #define BPFRR_IFLA_XDP_ATTACHED	2
 #define BPFRR_IFLA_XDP_FLAGS	3
 #define BPFRR_IFLA_XDP_PROG_ID	4
+#define BPFRR_IFLA_XDP_DRV_PROG_ID	5
+#define BPFRR_IFLA_XDP_SKB_PROG_ID	6
 #define BPFRR_IFLA_XDP_EXPECTED_FD 8
 #define BPFRR_TCA_KIND		1
 #define BPFRR_TCA_OPTIONS	2
@@ -59,6 +61,7 @@ enum bpfrr_nl_type {
 #define BPFRR_TCA_BPF_NAME	7
 #define BPFRR_TCA_BPF_FLAGS	8
 #define BPFRR_TCA_BPF_FLAGS_GEN	9
+#define BPFRR_TCA_BPF_ID	11
 
 /* XDP_FLAGS_* */
 #define BPFRR_XDP_FLAGS_UPDATE_IF_NOEXIST	0x1
@@ -107,6 +110,8 @@ struct bpfrr_nl_msg {
 	int32_t xdp_fd;		/* -1 when absent (no IFLA_XDP_FD) */
 	uint32_t xdp_flags;
 	uint32_t xdp_flags_off;	/* byte offset of IFLA_XDP_FLAGS's value in the buffer, 0: none */
+	/* in the kernel's answers (RTM_NEWLINK of a RTM_GETLINK): the attached programs' ids, 0: none */
+	uint32_t xdp_prog_id, xdp_drv_prog_id, xdp_skb_prog_id;
 	/* tc: tcmsg and TCA_KIND, TCA_OPTIONS of the bpf classifier */
 	uint32_t tc_handle, tc_parent, tc_info;	/* tc_info: priority << 16 | protocol (big-endian) */
 	char tc_kind[16];	/* "" when absent */
@@ -114,6 +119,7 @@ struct bpfrr_nl_msg {
 	int32_t bpf_fd;		/* -1 when absent */
 	uint32_t bpf_flags, bpf_flags_gen, bpf_classid;
 	char bpf_name[64];	/* TCA_BPF_NAME, "" when absent */
+	uint32_t bpf_prog_id;	/* TCA_BPF_ID in the kernel's answers (a filter dump), 0: none */
 	struct bpfrr_nl_fd fds[BPFRR_NL_MAX_FDS];
 	uint32_t nr_fds;
 };

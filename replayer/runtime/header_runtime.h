@@ -763,9 +763,13 @@ static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
  * the request's.  0 when it succeeded, 1 when it made a clsact or ingress
  * qdisc that was there already (RTM_NEWQDISC refused with EEXIST: the hook
  * an attachment needs exists, and is not this replay's to remove), -errno.
+ * With echo (echo_size bytes), NLM_F_ECHO asks the kernel for what it made
+ * (a filter with the priority and handle it chose), copied there, its length
+ * in *echo_len (0: none came).
  */
 #define BPFRR_RT_RTM_NEWQDISC	36
-static inline int bpfrr_rt_netlink(uint8_t *msg, uint32_t len)
+static inline int bpfrr_rt_netlink_echo(uint8_t *msg, uint32_t len, uint8_t *echo, uint32_t echo_size,
+					uint32_t *echo_len)
 {
 	static uint32_t seq = 0x62707272;	/* "bprr" */
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
@@ -777,10 +781,12 @@ static inline int bpfrr_rt_netlink(uint8_t *msg, uint32_t len)
 	int sock, ret = -EPROTO;
 	ssize_t n;
 
+	if (echo_len)
+		*echo_len = 0;
 	if (len < sizeof(h))
 		return -EINVAL;
 	memcpy(&h, msg, sizeof(h));
-	h.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	h.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK | (echo ? NLM_F_ECHO : 0);
 	h.nlmsg_seq = ++seq;
 	h.nlmsg_pid = 0;
 	memcpy(msg, &h, sizeof(h));
@@ -816,12 +822,23 @@ static inline int bpfrr_rt_netlink(uint8_t *msg, uint32_t len)
 					ret = 1;
 				goto out;
 			}
+			/* the echo of what the request made: the same type, its sequence number */
+			if (echo && r.nlmsg_type == h.nlmsg_type && r.nlmsg_seq == h.nlmsg_seq &&
+			    r.nlmsg_len <= echo_size && echo_len && !*echo_len) {
+				memcpy(echo, ack.bytes + off, r.nlmsg_len);
+				*echo_len = r.nlmsg_len;
+			}
 			off += NLMSG_ALIGN(r.nlmsg_len);
 		}
 	}
 out:
 	close(sock);
 	return ret;
+}
+
+static inline int bpfrr_rt_netlink(uint8_t *msg, uint32_t len)
+{
+	return bpfrr_rt_netlink_echo(msg, len, NULL, 0, NULL);
 }
 
 static inline int64_t bpfrr_rt_exec_call(const struct bpfrr_rt_call *c, int *fds, char **log)

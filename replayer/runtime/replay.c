@@ -368,6 +368,40 @@ out:
 	return ret;
 }
 
+/*
+ * A netlink request, made here rather than through the runtime's generic
+ * step: a bpf filter asked with priority or handle 0 gets the kernel's
+ * choice, which the request that undoes it must name (a RTM_DELTFILTER of
+ * priority 0 flushes every filter of the hook), so the kernel's echo of
+ * what it made is written back into the IR copy being replayed.  0, 1 (a
+ * clsact qdisc that was there), or -errno.
+ */
+static int64_t exec_netlink(struct bpfrr_replay *r, uint32_t ci)
+{
+	struct bpfrr_ir_call *c = &r->ir->calls[ci];
+	uint8_t msg[BPFRR_IR_MAX_ATTR], echo[BPFRR_IR_MAX_ATTR];
+	bool filter = c->cmd == BPFRR_RTM_NEWTFILTER;
+	uint32_t echo_len = 0, i;
+	int ret;
+
+	if (c->attr_size > sizeof(msg))
+		return -EINVAL;
+	memcpy(msg, c->attr, c->attr_size);
+	for (i = 0; i < c->nr_fdrels; i++) {
+		int32_t fd = r->fds[c->fdrels[i].slot];
+
+		memcpy(msg + c->fdrels[i].offset, &fd, 4);
+	}
+	ret = bpfrr_rt_netlink_echo(msg, c->attr_size, filter ? echo : NULL, sizeof(echo), &echo_len);
+	if (!ret && filter && echo_len >= BPFRR_NLMSG_HDRLEN + BPFRR_TCMSG_LEN &&
+	    c->attr_size >= BPFRR_NLMSG_HDRLEN + BPFRR_TCMSG_LEN) {
+		/* tcmsg: ifindex at 4, handle at 8, parent at 12, info (priority, protocol) at 16 */
+		memcpy(c->attr + BPFRR_NLMSG_HDRLEN + 8, echo + BPFRR_NLMSG_HDRLEN + 8, 4);
+		memcpy(c->attr + BPFRR_NLMSG_HDRLEN + 16, echo + BPFRR_NLMSG_HDRLEN + 16, 4);
+	}
+	return ret;
+}
+
 static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg *seg,
 			    const struct bpfrr_replay_opts *o)
 {
@@ -381,7 +415,7 @@ static int run_user_segment(struct bpfrr_replay *r, const struct bpfrr_plan_seg 
 		int64_t ret;
 
 		bpfrr_ir_call_name(c, name, sizeof(name));
-		ret = bpfrr_exec_user(c, r->fds, &log);
+		ret = c->op == BPFRR_IR_NETLINK ? exec_netlink(r, ci) : bpfrr_exec_user(c, r->fds, &log);
 		r->t_user += bpfrr_now_ns() - t0;
 		if (o->verbose)
 			fprintf(o->verbose, "user space: call %u (seq %llu) %s = %lld\n", ci,

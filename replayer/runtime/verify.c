@@ -18,6 +18,8 @@
  * program can have changed it since: see verify_contents().
  */
 #include <errno.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include "core_reloc.h"
 #include "exec.h"
 #include "kernel_build.h"
+#include "netlink.h"
 #include "prog_tag.h"
 #include "replay.h"
 
@@ -764,6 +767,154 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 	return 0;
 }
 
+/* --- netlink attachments: the device holds the replayed program --------------------------- */
+
+typedef void nl_answer_fn(void *arg, const struct bpfrr_nl_msg *m);
+
+/*
+ * Ask the kernel: req (len bytes, a GET request, a dump if dump) on a
+ * NETLINK_ROUTE socket of our own; fn sees each message of the answer.
+ * 0, or -errno (the kernel's error for the request).
+ */
+static int nl_ask(uint8_t *req, uint32_t len, bool dump, nl_answer_fn *fn, void *arg)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	static uint8_t buf[32768];
+	struct nlmsghdr h;
+	int sock, ret = 0;
+	bool done = false;
+
+	memcpy(&h, req, sizeof(h));
+	h.nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+	h.nlmsg_seq = 0x76657269;	/* "veri" */
+	memcpy(req, &h, sizeof(h));
+	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (sock < 0)
+		return -errno;
+	if (sendto(sock, req, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)len)
+		ret = -errno;
+	while (!ret && !done) {
+		ssize_t n = recv(sock, buf, sizeof(buf), 0);
+		size_t off = 0;
+
+		if (n < 0) {
+			ret = errno == EINTR ? 0 : -errno;
+			continue;
+		}
+		while (!done && off + sizeof(struct nlmsghdr) <= (size_t)n) {
+			struct nlmsghdr a;
+			struct bpfrr_nl_msg m;
+			int32_t err;
+
+			memcpy(&a, buf + off, sizeof(a));
+			if (a.nlmsg_len < sizeof(a) || a.nlmsg_len > (size_t)n - off)
+				break;
+			if (a.nlmsg_type == NLMSG_DONE) {
+				done = true;
+			} else if (a.nlmsg_type == NLMSG_ERROR) {
+				if (a.nlmsg_len >= sizeof(a) + 4) {
+					memcpy(&err, buf + off + sizeof(a), 4);
+					ret = err;
+				}
+				done = true;
+			} else if (bpfrr_nl_decode(buf + off, a.nlmsg_len, &m, 1) == 1) {
+				fn(arg, &m);
+			}
+			off += NLMSG_ALIGN(a.nlmsg_len);
+		}
+		if (!n)
+			done = true;
+	}
+	close(sock);
+	return ret;
+}
+
+struct nl_found {
+	const struct bpfrr_nl_msg *want;	/* the replayed request */
+	uint32_t id;				/* the program the device holds there, 0: none */
+};
+
+/* RTM_NEWLINK of the device: the id of its XDP program in the mode the request asked */
+static void xdp_answer(void *arg, const struct bpfrr_nl_msg *m)
+{
+	struct nl_found *f = arg;
+	uint32_t flags = f->want->xdp_flags;
+
+	if (m->type != BPFRR_RTM_NEWLINK || m->ifindex != f->want->ifindex)
+		return;
+	if (flags & BPFRR_XDP_FLAGS_SKB_MODE)
+		f->id = m->xdp_skb_prog_id;
+	else if (flags & BPFRR_XDP_FLAGS_DRV_MODE)
+		f->id = m->xdp_drv_prog_id;
+	else	/* the kernel chose: the driver's hook if it has one */
+		f->id = m->xdp_drv_prog_id ? m->xdp_drv_prog_id : m->xdp_skb_prog_id;
+}
+
+/* RTM_NEWTFILTER of the hook's dump: the bpf filter of the priority, protocol and handle made */
+static void tc_answer(void *arg, const struct bpfrr_nl_msg *m)
+{
+	struct nl_found *f = arg;
+
+	if (m->type == BPFRR_RTM_NEWTFILTER && m->has_bpf && m->tc_info == f->want->tc_info &&
+	    m->tc_handle == f->want->tc_handle && m->bpf_prog_id)
+		f->id = m->bpf_prog_id;
+}
+
+/*
+ * Each netlink attachment the replay made: the device, hook, mode and
+ * priority it named hold the replayed program now (its id), as `ip -d link
+ * show` and `tc filter show` would say.  One row per attachment, under the
+ * program's slot.
+ */
+static void verify_attachments(const struct bpfrr_replay *r, struct table *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ir->nr_calls; i++) {
+		const struct bpfrr_ir_call *c = &r->ir->calls[i];
+		struct bpfrr_nl_msg m;
+		struct nl_found f = { .want = &m };
+		uint8_t req[BPFRR_NLMSG_HDRLEN + BPFRR_TCMSG_LEN];
+		char where[96], want[32], got[48], parent[32];
+		const char *obj, *dev = "?";
+		uint32_t slot, want_id, len, k;
+		int ret;
+
+		if (c->op != BPFRR_IR_NETLINK || !c->nr_fdrels ||
+		    bpfrr_nl_decode(c->attr, c->attr_size, &m, 1) != 1 || m.effect != BPFRR_NL_ATTACH)
+			continue;
+		slot = c->fdrels[0].slot;
+		for (k = 0; k < c->nr_resolves; k++)
+			if (c->resolves[k].kind == BPFRR_IR_RESOLVE_IFINDEX)
+				dev = c->resolves[k].name;
+		obj = r->ir->slots[slot].name ? r->ir->slots[slot].name : "prog";
+		want_id = prog_id_of(r, slot);
+		memset(req, 0, sizeof(req));
+		memcpy(req + 4, m.has_xdp ? &(uint16_t){ BPFRR_RTM_GETLINK } : &(uint16_t){ BPFRR_RTM_GETTFILTER }, 2);
+		memcpy(req + BPFRR_NLMSG_HDRLEN + 4, &m.ifindex, 4);
+		if (m.has_xdp) {
+			len = BPFRR_NLMSG_HDRLEN + BPFRR_IFINFOMSG_LEN;
+			snprintf(where, sizeof(where), "dev %s xdp%s%s", dev, *bpfrr_nl_xdp_mode(m.xdp_flags) ? " " : "",
+				 bpfrr_nl_xdp_mode(m.xdp_flags));
+		} else {
+			len = BPFRR_NLMSG_HDRLEN + BPFRR_TCMSG_LEN;
+			memcpy(req + BPFRR_NLMSG_HDRLEN + 12, &m.tc_parent, 4);
+			bpfrr_nl_tc_parent_string(m.tc_parent, parent, sizeof(parent));
+			snprintf(where, sizeof(where), "dev %s tc %s pref %u", dev, parent, bpfrr_nl_tc_prio(m.tc_info));
+		}
+		memcpy(req, &len, 4);
+		ret = nl_ask(req, len, !m.has_xdp, m.has_xdp ? xdp_answer : tc_answer, &f);
+		snprintf(want, sizeof(want), "id %u", want_id);
+		if (ret)
+			snprintf(got, sizeof(got), "(%s)", strerror(-ret));
+		else if (f.id)
+			snprintf(got, sizeof(got), "id %u", f.id);
+		else
+			snprintf(got, sizeof(got), "none");
+		row_at(t, slot, obj, "attached", want, got, NULL, where, ret || !want_id ? -1 : f.id == want_id);
+	}
+}
+
 int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, bpfrr_verify_row_fn *fn,
 			     void *ctx, struct bpfrr_verify_totals *tot)
 {
@@ -789,6 +940,7 @@ int bpfrr_replay_verify_rows(const struct bpfrr_replay *r, unsigned int flags, b
 			t.tot.mismatches++;
 		}
 	}
+	verify_attachments(r, &t);
 	*tot = t.tot;
 	return t.tot.mismatches;
 }

@@ -899,6 +899,9 @@ static int check_call(struct verr *v, const struct bpfrr_ir *ir, uint32_t ci, co
 			return fail(v, ir, ci, "a netlink request of %u bytes that is not one message", c->attr_size);
 		if (c->result_slot >= 0 || c->nr_bufs || c->nr_outfds)
 			return fail(v, ir, ci, "a netlink request returns no fd and points to nothing");
+		for (i = 0; i < c->nr_fdrels; i++)
+			if (c->fdrels[i].buf != BPFRR_IR_IN_ATTR || c->fdrels[i].offset > c->attr_size - 4)
+				return fail(v, ir, ci, "fd %u of a netlink request outside its message", i);
 	}
 	if (c->attr_size > BPFRR_IR_MAX_ATTR || (c->attr_size && !c->attr))
 		return fail(v, ir, ci, "attr of %u bytes", c->attr_size);

@@ -5,8 +5,9 @@
 # attach through netlink, not bpf():
 #   xdp: `ip link set dev nlA xdp obj F sec xdp` (native) and
 #        `ip link set dev nlB xdpgeneric obj F sec xdp`, in one recording;
-#   tc:  `tc qdisc add dev nlA clsact` and
-#        `tc filter add dev nlA ingress bpf da obj F sec tc`, in one recording.
+#   tc:  `tc qdisc add dev nlA clsact`,
+#        `tc filter add dev nlA ingress bpf da obj F sec tc` and one more XDP
+#        attachment (nlB), in one recording.
 # For each: the dump shows the requests decoded (device by name, the program
 # fd as the loaded program); the original attachments are taken down; the
 # trace is translated (each attaching request a user-space step, the device
@@ -14,8 +15,10 @@
 # show` / `tc filter show` must show the replay's programs (new ids, the
 # original's tags) on the same device, hook, mode and priority, as they stay
 # after the replay exits (a netlink attachment holds its program without any
-# fd). Last, a replay that fails at its second attachment (nlB already has an
-# XDP program) must leave nlA without the one it attached first.
+# fd). A replay that fails at an attachment (nlB already has an XDP program)
+# must undo what it attached before: nlA's XDP program; the filter (only it:
+# a filter of the user's own on the same hook stays, and the clsact qdisc that
+# was there before).
 . "$(dirname "$0")/translate-lib.sh"
 require_fixtures
 OBJ=$FX/fx_netlink.bpf.o
@@ -45,12 +48,17 @@ xdp_of() {
 tag_of() {
 	bpftool prog show id "$1" 2>/dev/null | sed -n 's/.* tag \([0-9a-f]*\).*/\1/p' | head -n 1
 }
-# tc_of DEV: "PRIO ID TAG" of the bpf filter on DEV's ingress, empty if none
+# tc_of DEV: "PREF ID TAG" of each bpf filter on DEV's ingress, one per line
 tc_of() {
 	$TC filter show dev "$1" ingress | awk '
-		/ pref [0-9]+ bpf / { for (i = 1; i <= NF; i++) if ($i == "pref") prio = $(i + 1) }
-		/ id [0-9]+ / { for (i = 1; i <= NF; i++) { if ($i == "id") id = $(i + 1); if ($i == "tag") tag = $(i + 1) } }
-		END { if (id != "") print prio, id, tag }'
+		/ bpf / && / id [0-9]+ / {
+			for (i = 1; i <= NF; i++) {
+				if ($i == "pref") prio = $(i + 1)
+				if ($i == "id") id = $(i + 1)
+				if ($i == "tag") tag = $(i + 1)
+			}
+			print prio, id, tag
+		}'
 }
 
 # --- xdp --------------------------------------------------------------------------------
@@ -106,6 +114,11 @@ else
 	grep -q '^verify: [0-9]* checks, 0 mismatches' xdp.replay || fail "xdp: the verify table has mismatches"
 	grep -q '^replay: [0-9]* calls: .*, 2 in user space' xdp.replay ||
 		fail "xdp: not 2 user-space steps: $(grep '^replay: ' xdp.replay)"
+	# --verify asks the devices which program they hold where the requests attached
+	grep -q ' attached  *id \([0-9]*\)  *id \1  *ok (at dev nlA xdp)$' xdp.replay &&
+		grep -q ' attached  *id \([0-9]*\)  *id \1  *ok (at dev nlB xdp skb)$' xdp.replay &&
+		pass "xdp: --verify finds the replayed programs on nlA (native) and nlB (skb)" ||
+		fail "xdp: --verify does not check both attachments: $(grep ' attached ' xdp.replay)"
 	pass "xdp: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' xdp.replay)"
 fi
 set -- $(xdp_of nlA)
@@ -138,8 +151,10 @@ $IP link set dev nlB xdpgeneric off
 check_nothing_left "xdp"
 
 # --- tc ----------------------------------------------------------------------------------
+# the clsact qdisc and the filter, then one more XDP attachment (nlB generic): the call a
+# failing replay below fails at, after the filter
 take_max
-record_cmd tc.trace tc.out sh -c "$TC qdisc add dev nlA clsact && $TC filter add dev nlA ingress bpf da obj $OBJ sec tc"
+record_cmd tc.trace tc.out sh -c "$TC qdisc add dev nlA clsact && $TC filter add dev nlA ingress bpf da obj $OBJ sec tc && $IP link set dev nlB xdpgeneric obj $OBJ sec xdp"
 rc=$?
 if [ "$rc" != 0 ]; then
 	fail "tc: bpfrr record exited $rc"
@@ -160,6 +175,7 @@ grep -q 'TCA_OPTIONS (bpf): fd [0-9]* -> prog .*fx_tc_pass.* direct-action' tc.d
 	fail "tc: the dump does not show TCA_BPF_FD as the loaded fx_tc_pass, direct-action"
 
 $TC qdisc del dev nlA clsact || fail "tc: deleting the original clsact failed"
+$IP link set dev nlB xdpgeneric off
 if ! "$BPFRR" translate --explain -o tc.bundle tc.trace >tc.explain 2>tc.terr; then
 	fail "tc: bpfrr translate failed: $(cat tc.terr)"
 	cleanup
@@ -176,6 +192,11 @@ if [ "$rc" != 0 ]; then
 	sed 's/^/    /' tc.replay tc.replay.err
 else
 	grep -q '^verify: [0-9]* checks, 0 mismatches' tc.replay || fail "tc: the verify table has mismatches"
+	grep -q '^replay: [0-9]* calls: .*, 3 in user space' tc.replay ||
+		fail "tc: not 3 user-space steps: $(grep '^replay: ' tc.replay)"
+	grep -q ' attached  *id \([0-9]*\)  *id \1  *ok (at dev nlA tc ingress pref [0-9]*)$' tc.replay &&
+		pass "tc: --verify finds the replayed program in nlA's ingress filter" ||
+		fail "tc: --verify does not check the filter: $(grep ' attached ' tc.replay)"
 	pass "tc: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' tc.replay)"
 fi
 set -- $(tc_of nlA)
@@ -183,6 +204,25 @@ set -- $(tc_of nlA)
 	pass "tc: after the replay nlA ingress has pref $1 id $2 tag $3" ||
 	fail "tc: nlA ingress after the replay: '$(tc_of nlA)', wanted pref $prio tag $t_tag (original id $t_id)"
 $TC qdisc del dev nlA clsact
+$IP link set dev nlB xdpgeneric off
+
+# a replay failing after its filter (nlB is occupied) removes that filter, and only it: the
+# clsact qdisc and a filter of the user's own (pref 7) were there before and stay
+$TC qdisc add dev nlA clsact && $TC filter add dev nlA ingress pref 7 bpf da obj "$OBJ" sec tc ||
+	fail "tc: the user's own clsact and filter could not be made"
+$IP link set dev nlB xdpgeneric obj "$OBJ" sec xdp || fail "tc: attaching a blocker to nlB failed"
+own=$(tc_of nlA)
+"$BPFRR" replay tc.bundle >tc.fail 2>tc.fail.err
+rc=$?
+[ "$rc" != 0 ] || fail "tc: the replay onto an occupied nlB succeeded"
+grep -q 'netlink(RTM_NEWLINK) (in user space): Device or resource busy' tc.fail tc.fail.err ||
+	fail "tc: the failed replay does not name the busy attachment: $(cat tc.fail tc.fail.err)"
+grep -q 'undoing' tc.fail tc.fail.err && fail "tc: undoing failed: $(cat tc.fail.err)"
+[ "$(tc_of nlA)" = "$own" ] && pass "tc: the failed replay removed its filter and left the user's own: $own" ||
+	fail "tc: nlA ingress after the failed replay: '$(tc_of nlA)', wanted only '$own'"
+$TC qdisc show dev nlA | grep -q clsact || fail "tc: the failed replay removed a clsact qdisc it did not make"
+$TC qdisc del dev nlA clsact
+$IP link set dev nlB xdpgeneric off
 check_nothing_left "tc"
 cleanup
 finish

@@ -33,6 +33,9 @@ START_TEST(test_numbers)
 	ck_assert_int_eq(BPFRR_IFLA_XDP_FLAGS, IFLA_XDP_FLAGS);
 	ck_assert_int_eq(BPFRR_IFLA_XDP_PROG_ID, IFLA_XDP_PROG_ID);
 	ck_assert_int_eq(BPFRR_IFLA_XDP_EXPECTED_FD, IFLA_XDP_EXPECTED_FD);
+	ck_assert_int_eq(BPFRR_IFLA_XDP_DRV_PROG_ID, IFLA_XDP_DRV_PROG_ID);
+	ck_assert_int_eq(BPFRR_IFLA_XDP_SKB_PROG_ID, IFLA_XDP_SKB_PROG_ID);
+	ck_assert_int_eq(BPFRR_TCA_BPF_ID, TCA_BPF_ID);
 	ck_assert_int_eq(BPFRR_TCA_KIND, TCA_KIND);
 	ck_assert_int_eq(BPFRR_TCA_OPTIONS, TCA_OPTIONS);
 	ck_assert_int_eq(BPFRR_TCA_BPF_FD, TCA_BPF_FD);
