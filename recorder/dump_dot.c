@@ -37,6 +37,7 @@
 
 #include "bpf_abi.h"
 #include "dump_print.h"
+#include "netlink.h"
 #include "sys_abi.h"
 #include "trace.h"
 #include "u64map.h"
@@ -1067,7 +1068,8 @@ static void add_perf_event(struct dump_out *o, const struct dump_call *c)
 				dump_symbol_text(ps.config2, text, sizeof(text));
 				label_add(&t, "%s", text);
 			} else {
-				label_add(&t, "%#" PRIx64, config2);	/* an address */
+				label_add(&t, "%#" PRIx64, config2);	
+/* an address */
 			}
 		} else {
 			label_add(&t, "PMU %s config %#" PRIx64, pmu ? pmu : "?", config);
@@ -1081,6 +1083,47 @@ static void add_perf_event(struct dump_out *o, const struct dump_call *c)
 		on_target(&w, w.self, &t, NULL);
 }
 
+/*
+ * A netlink request (sendmsg, sendto on a NETLINK_ROUTE socket): each message
+ * that attaches a program draws it to the device's hook as an attach point,
+ * "netdev nlA" with the hook (xdp and its mode, tc and its parent and
+ * priority) on the edge.
+ */
+static void add_netlink(struct dump_out *o, const struct dump_call *c)
+{
+	const struct bpfrr_rec_blob *b = region_blob(o, c, "msg", BPFRR_PHASE_ENTRY);
+	struct bpfrr_nl_msg msgs[16];
+	int n, i;
+
+	if (!b)
+		return;
+	n = bpfrr_nl_decode(b->data, b->len, msgs, 16);
+	for (i = 0; i < n && i < 16; i++) {
+		const struct bpfrr_nl_msg *m = &msgs[i];
+		const char *dev = dump_call_ifname(o, c, m->ifindex);
+		struct label l = { .n = 0 };
+		char hook[64], parent[32];
+		int32_t fd = m->has_xdp ? m->xdp_fd : m->bpf_fd;
+		uint32_t target;
+
+		if (m->effect != BPFRR_NL_ATTACH || fd < 0)
+			continue;
+		if (dev)
+			label_add(&l, "netdev %s", dev);
+		else
+			label_add(&l, "netdev ifindex %d", m->ifindex);
+		if (m->has_xdp) {
+			snprintf(hook, sizeof(hook), "xdp%s%s", *bpfrr_nl_xdp_mode(m->xdp_flags) ? " " : "",
+				 bpfrr_nl_xdp_mode(m->xdp_flags));
+		} else {
+			bpfrr_nl_tc_parent_string(m->tc_parent, parent, sizeof(parent));
+			snprintf(hook, sizeof(hook), "tc %s pref %u", parent, bpfrr_nl_tc_prio(m->tc_info));
+		}
+		target = named_node(o, DOT_TARGET, l.s);	/* may move the nodes */
+		add_edge(o, fd_node(o, fd), target, DOT_E_ATTACH, hook);
+	}
+}
+
 static void dot_syscall(struct dump_out *o, const struct dump_call *c)
 {
 	const struct bpfrr_rec_syscall *s = c->sys;
@@ -1091,6 +1134,8 @@ static void dot_syscall(struct dump_out *o, const struct dump_call *c)
 		add_perf_event(o, c);
 	} else if (!strncmp(s->name, "open", 4)) {
 		note_open(o, c);
+	} else if (!strcmp(s->name, "sendmsg") || !strcmp(s->name, "sendto")) {
+		add_netlink(o, c);
 	} else if (!strcmp(s->name, "ioctl") && (uint32_t)s->args[1] == BPFRR_PERF_IOC_SET_BPF) {
 		/* the old way to attach a program to a perf event */
 		add_edge(o, fd_node(o, (int)s->args[0]), fd_node(o, (int)s->args[2]), DOT_E_ATTACHES, NULL);
