@@ -267,6 +267,13 @@ const char *fe_call_name(const struct fe_call *c, char *buf, size_t size)
 			snprintf(buf, size, "%s(%s)", c->sys_name, sub->name);
 		else
 			snprintf(buf, size, "%s(0x%x)", c->sys_name, (uint32_t)c->args[c->sys->sub_arg]);
+	} else if (c->nl_type) {
+		/* a netlink request is named with its message's type (once pass 2 decoded it) */
+		name = bpfrr_nl_type_name(c->nl_type);
+		if (name)
+			snprintf(buf, size, "%s(%s)", c->sys_name, name);
+		else
+			snprintf(buf, size, "%s(type %u)", c->sys_name, c->nl_type);
 	} else {
 		snprintf(buf, size, "%s", c->sys_name);
 	}

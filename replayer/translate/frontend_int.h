@@ -161,8 +161,10 @@ struct fe_call {
 	uint32_t nr_products, cap_products;
 	const char *products_buf;	/* their buffer's path ("attr.test.ctx_in"), static */
 	char *core_note;		/* PROG_LOAD: what pass_core did with its CO-RE, or NULL */
-	/* pass 2: a netlink request: the effects of its messages, 1 << enum bpfrr_nl_effect */
+	/* pass 2: a netlink request: the effects of its messages, 1 << enum bpfrr_nl_effect, and
+	 * the type of its message when it sends one (0: none, or several) */
 	uint32_t nl_effects;
+	uint16_t nl_type;
 };
 
 /* A recorded event in file order. */

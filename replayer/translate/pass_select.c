@@ -49,6 +49,7 @@ static enum fe_class classify_netlink(const struct fe_trace *t, struct fe_call *
 	int n = fe_netlink(t, c, msgs, FE_NL_MAX_MSGS, NULL, NULL), i;
 
 	c->nl_effects = 0;
+	c->nl_type = n == 1 ? msgs[0].type : 0;
 	if (n < 0 || n > FE_NL_MAX_MSGS)
 		return FE_CLASS_OTHER;
 	for (i = 0; i < n; i++)

@@ -100,8 +100,9 @@ if ! "$BPFRR" translate --explain -o xdp.bundle xdp.trace >xdp.explain 2>xdp.ter
 	cleanup
 	finish
 fi
-[ "$(grep -c '^ *[0-9]*  sendmsg  *kept: ' xdp.explain)" = 2 ] || fail "xdp: the two attaching sendmsg are not kept"
-grep -q 'sendmsg  *kept: call [0-9]*, fds -> slot [0-9]*, resolves ifindex <- dev nlB' xdp.explain ||
+[ "$(grep -c '^ *[0-9]*  sendmsg(RTM_NEWLINK)  *kept: ' xdp.explain)" = 2 ] ||
+	fail "xdp: the two attaching sendmsg(RTM_NEWLINK) are not kept"
+grep -q 'sendmsg(RTM_NEWLINK)  *kept: call [0-9]*, fds -> slot [0-9]*, resolves ifindex <- dev nlB' xdp.explain ||
 	fail "xdp: nlB's attachment does not relocate its program fd and look nlB's ifindex up by name"
 pass "xdp: translated: $(tail -n 1 xdp.explain)"
 
@@ -181,8 +182,8 @@ if ! "$BPFRR" translate --explain -o tc.bundle tc.trace >tc.explain 2>tc.terr; t
 	cleanup
 	finish
 fi
-grep -q 'sendmsg  *kept: call [0-9]*, resolves ifindex <- dev nlA' tc.explain &&
-	grep -q 'sendmsg  *kept: call [0-9]*, fds -> slot [0-9]*, resolves ifindex <- dev nlA' tc.explain ||
+grep -q 'sendmsg(RTM_NEWQDISC)  *kept: call [0-9]*, resolves ifindex <- dev nlA' tc.explain &&
+	grep -q 'sendmsg(RTM_NEWTFILTER)  *kept: call [0-9]*, fds -> slot [0-9]*, resolves ifindex <- dev nlA' tc.explain ||
 	fail "tc: the qdisc and the filter requests are not kept with nlA looked up by name"
 pass "tc: translated: $(tail -n 1 tc.explain)"
 "$BPFRR" replay --verify tc.bundle >tc.replay 2>tc.replay.err
