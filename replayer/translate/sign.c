@@ -301,6 +301,17 @@ static int one_loader(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, 
 	return 0;
 }
 
+/* Does any call take slot's fd? */
+static bool slot_used(const struct bpfrr_ir *ir, uint32_t slot)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (bpfrr_ir_call_uses_slot(&ir->calls[i], slot))
+			return true;
+	return false;
+}
+
 int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, struct bpfrr_caps *caps,
 		       struct bpfrr_loader *l, struct bpfrr_ir_sig *sig, char *err, size_t err_size)
 {
@@ -324,13 +335,22 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 	}
 	if (!o->caps || bpfrr_caps_assume(caps, o->caps))
 		return sfail(err, err_size, -EINVAL, "signing needs --assume-caps patched-6.12");
-	for (i = 0; i < ir->nr_slots; i++)
-		if (ir->slots[i].source != BPFRR_IR_SLOT_CALL)
-			return sfail(err, err_size, -EOPNOTSUPP, "slot %u (%s) is %s %s by the runner: its fd "
-				     "would stay outside the signature", i,
-				     ir->slots[i].name ? ir->slots[i].name : "?",
-				     ir->slots[i].source == BPFRR_IR_SLOT_PATH ? "opened by path," : "a directory made,",
-				     ir->slots[i].path ? ir->slots[i].path : "");
+	for (i = 0; i < ir->nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &ir->slots[i];
+
+		/*
+		 * A directory the runner makes on a bpffs before the load is
+		 * no BPF object, and the pins into it name it by a path the
+		 * signature covers: it may stay outside, as long as no call
+		 * takes its fd.  A path slot's fd goes into a call: it may not.
+		 */
+		if (s->source == BPFRR_IR_SLOT_CALL || (s->source == BPFRR_IR_SLOT_MKDIR && !slot_used(ir, i)))
+			continue;
+		return sfail(err, err_size, -EOPNOTSUPP, "slot %u (%s) is %s %s, and a call takes its fd: "
+			     "the fd would stay outside the signature", i, s->name ? s->name : "?",
+			     s->source == BPFRR_IR_SLOT_PATH ? "opened by the runner:" : "a directory the runner makes:",
+			     s->path ? s->path : "?");
+	}
 	/* the plan first: user-space steps are the first thing to name */
 	ret = one_loader(ir, caps, o->caps, l, err, err_size);
 	if (ret)
@@ -619,6 +639,8 @@ void bpfrr_sign_covers(const struct bpfrr_ir *ir, struct bpfrr_sign_covers *cv)
 	uint32_t i;
 
 	memset(cv, 0, sizeof(*cv));
+	for (i = 0; i < ir->nr_slots; i++)
+		cv->runner_dirs += ir->slots[i].source == BPFRR_IR_SLOT_MKDIR;
 	for (i = 0; i < ir->nr_calls; i++) {
 		const struct bpfrr_ir_call *c = &ir->calls[i];
 
