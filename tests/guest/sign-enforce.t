@@ -77,24 +77,6 @@ session=$(keyctl show @s | awk 'NR == 2 { print $1 }')
 	{ fail "lsm_policy did not put the policy in place"; finish; }
 pass "policy on: only loaders verified against the session keyring ($session)"
 
-# refused: one line naming the refusal at the loader's BPF_PROG_LOAD, nothing left
-refused() {
-	what=$1
-	shift
-	take_max
-	"$BPFRR" replay "$@" >r.out 2>r.err
-	status=$?
-	# a signed loader: "refused the signed loader at BPF_PROG_LOAD: ..."; an
-	# unsigned one: "the kernel refused the N-insn bpfrr_loader program: ..."
-	line=$(grep -m1 -E 'refused the signed loader at BPF_PROG_LOAD|kernel refused the [0-9]+-insn bpfrr_loader program' r.err)
-	if [ $status -eq 1 ] && [ -n "$line" ]; then
-		pass "$what: refused: $line"
-	else
-		fail "$what: exit $status: $(cat r.err)"
-	fi
-	check_nothing_left "$what"
-}
-
 for l in $loaders; do
 	[ -f $l.bundle ] || continue
 	# as translate-*.t: open(2) cannot be made from a shell (libc uses openat)
@@ -126,7 +108,7 @@ for l in $loaders; do
 		rm -rf "${pins:?}"/*
 	fi
 	check_nothing_left "$l: after the signed replay"
-	refused "$l: unsigned bundle" $l.unsigned.bundle
+	sign_refused "$l: unsigned bundle" $l.unsigned.bundle
 	[ $l = loadall ] && [ -n "$(find $pins -mindepth 1)" ] &&
 		fail "loadall: the refused replay left $(find $pins -mindepth 1 | tr '\n' ' ')"
 done
@@ -135,11 +117,11 @@ take_max
 "$FX/fx_maps" >bare.out 2>&1 && fail "fx_maps itself loaded under the policy" ||
 	pass "fx_maps itself is refused: $(tail -1 bare.out)"
 check_nothing_left "fx_maps itself"
-refused "fx_maps: signed by a key in no keyring" fx_maps.other.bundle
+sign_refused "fx_maps: signed by a key in no keyring" fx_maps.other.bundle
 for case in insns blob signature; do
-	refused "fx_maps: one byte flipped in the $case" fx_maps.$case.bundle
+	sign_refused "fx_maps: one byte flipped in the $case" fx_maps.$case.bundle
 done
-refused "fx_maps: verified against the user keyring, which the policy does not trust" \
+sign_refused "fx_maps: verified against the user keyring, which the policy does not trust" \
 	--keyring @u fx_maps.bundle
 
 # the runner's own metadata map, the same bytes: refused by the kernel whether
