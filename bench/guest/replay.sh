@@ -23,7 +23,7 @@
 # standalone loader `bpfrr translate --format header` made of the committed
 # fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS). With CAPS
 # patched, for each name in DIR/sign_cases whose trace was recorded: the
-# bundle translated unsigned for patched-6.12 and signed for this kernel
+# bundle translated unsigned (planned at replay) and signed for this kernel
 # (`--sign-key`, a throwaway key whose certificate goes into the session
 # keyring: tests/guest/sign-lib.sh), one untimed `replay --verify` of the
 # signed one (DIR/sign_NAME.verify), their sizes (DIR/sign_NAME.sizes), then N
@@ -114,7 +114,7 @@ if [ "$caps" = patched ] && [ -s "$dir/sign_cases" ] && command -v keyctl >/dev/
 		[ -s "$dir/traces/$name.trace" ] || continue
 		echo "replay: $name signed" >&2
 		u=$work/$name.unsigned.bundle s=$work/$name.signed.bundle
-		"$bpfrr" translate --assume-caps patched-6.12 -o "$u" "$dir/traces/$name.trace" 2>"$dir/sign_$name.err" &&
+		"$bpfrr" translate -o "$u" "$dir/traces/$name.trace" 2>"$dir/sign_$name.err" &&
 			sign_bundle "$dir/traces/$name.trace" "$s" "$work/key" ||
 			{ cat "$s.err" >>"$dir/sign_$name.err"; continue; }
 		timeout -s KILL 120 "$bpfrr" replay --verify "$s" >"$dir/sign_$name.verify" 2>&1
