@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bpfrr.h"
+#include "errmsg.h"
 #include "oom.h"
 #include "outfile.h"
 #include "../recorder/diff.h"
@@ -59,12 +60,14 @@ static int finish(int status)
 /*
  * Out of memory is a failure (1), never bad input (2) or a truncated trace
  * (3): where a reader or a pass cannot tell the two apart, the failed
- * allocation it met was noted (cli/oom.c). The recorder's status is the
- * recorded command's (its own failures are 125): it keeps its own.
+ * allocation it met was noted (cli/oom.c), and so was a system call that ran
+ * short reading an input (lib/errmsg.h: the kernel's ENOMEM in read()). The
+ * recorder's status is the recorded command's (its own failures are 125): it
+ * keeps its own.
  */
 static int oom_status(int (*sub)(int, char **), int status)
 {
-	if (sub != bpfrr_record_main && bpfrr_oom_seen() &&
+	if (sub != bpfrr_record_main && (bpfrr_oom_seen() || bpfrr_short_seen()) &&
 	    (status == BPFRR_EXIT_USAGE || status == BPFRR_EXIT_TRUNCATED))
 		return BPFRR_EXIT_FAILURE;
 	return status;

@@ -158,6 +158,52 @@ bool bpfrr_abi_kernel_btf_id(int cmd, const struct bpfrr_field *f, const void *a
 	return true;
 }
 
+const struct bpfrr_field *bpfrr_abi_fd_gate(int cmd, const struct bpfrr_field *f, const void *attr,
+					    size_t attr_size, const struct bpfrr_abi_env *env)
+{
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+	const struct bpfrr_field *flag;
+	uint32_t variant;
+
+	if (!d || f->kind != BPFRR_FIELD_FD || !(f->flags & BPFRR_FIELDF_NEEDS_FLAG))
+		return NULL;
+	variant = bpfrr_abi_cmd_variant_env(cmd, attr, attr_size, env);
+	flag = desc_field(d->attr, f->flag_field, variant);
+	if (!flag || bpfrr_abi_field_get(flag, attr, attr_size) & f->flag_mask)
+		return NULL;
+	return flag;
+}
+
+/* the one program type for which attach type 0 means something: BPF_CGROUP_INET_INGRESS */
+#define PROG_TYPE_CGROUP_SKB	8
+
+bool bpfrr_abi_attach_type_none(int cmd, const struct bpfrr_field *f, uint64_t value, const void *attr,
+				size_t attr_size, const struct bpfrr_abi_env *env)
+{
+	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);
+	const struct bpfrr_field *pf;
+	enum bpfrr_obj_kind kind;
+	uint32_t prog_type;
+
+	if (!d || value || f->xlat != &bpfrr_xlat_attach_type)
+		return false;
+	if (d->makes.type && !strcmp(d->makes.type, "prog_type")) {
+		/* BPF_PROG_LOAD: expected_attach_type, next to the program's type */
+		pf = bpfrr_abi_cmd_field(cmd, "prog_type");
+		if (!pf || (size_t)pf->offset + pf->size > attr_size)
+			return false;
+		prog_type = (uint32_t)bpfrr_abi_field_get(pf, attr, attr_size);
+	} else {
+		/* attaching: the program is behind the fd the command acts on (a link's: its prog_fd) */
+		pf = bpfrr_abi_cmd_field(cmd, d->acts_on ? d->acts_on : "link_create.prog_fd");
+		if (!pf || pf->kind != BPFRR_FIELD_FD || !env || !env->fd_info ||
+		    env->fd_info(env->ctx, (int)bpfrr_abi_field_get(pf, attr, attr_size), &kind, &prog_type, NULL,
+				 NULL) || kind != BPFRR_OBJ_PROG)
+			return false;
+	}
+	return prog_type != PROG_TYPE_CGROUP_SKB;
+}
+
 bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m)
 {
 	const struct bpfrr_cmd_desc *d = bpfrr_abi_cmd(cmd);

@@ -423,6 +423,26 @@ uint64_t bpfrr_abi_field_get(const struct bpfrr_field *f, const void *base, size
 bool bpfrr_abi_kernel_btf_id(int cmd, const struct bpfrr_field *f, const void *attr, size_t attr_size,
 			     const struct bpfrr_abi_env *env, int *module_fd);
 
+/*
+ * An fd field the kernel reads only when a flag is set (replace_bpf_fd
+ * with BPF_F_REPLACE, the token fds with BPF_F_TOKEN_FD): when that flag
+ * is not set in this call, the flag's field (f->flag_mask names the flag),
+ * whose absence means the bytes are no fd at all; NULL when f is an fd the
+ * kernel takes, or no such field.
+ */
+const struct bpfrr_field *bpfrr_abi_fd_gate(int cmd, const struct bpfrr_field *f, const void *attr,
+					    size_t attr_size, const struct bpfrr_abi_env *env);
+
+/*
+ * Is attach-type field f, of value value, "none" in this call?  Attach type
+ * 0 is BPF_CGROUP_INET_INGRESS, which only a cgroup_skb program means; an
+ * XDP, EXT or tracing program passes 0 for no attach type.  true when the
+ * program (BPF_PROG_LOAD's prog_type; the program fd an attaching command
+ * acts on, through env) is known and not cgroup_skb.
+ */
+bool bpfrr_abi_attach_type_none(int cmd, const struct bpfrr_field *f, uint64_t value, const void *attr,
+				size_t attr_size, const struct bpfrr_abi_env *env);
+
 /* What the attr of a call of cmd says of the object it makes (struct bpfrr_cmd_makes). */
 #define BPFRR_ABI_OBJ_NAME_LEN 16	/* BPF_OBJ_NAME_LEN */
 struct bpfrr_abi_made {

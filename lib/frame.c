@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "frame.h"
 
 /* --- CRC32C -------------------------------------------------------------------- */
@@ -484,6 +485,7 @@ too_big:
 		 (unsigned long long)max_size);
 	goto fail;
 io_error:
+	bpfrr_note_short(ret);
 	snprintf(err, err_size, "%s: %s", path, strerror(-ret));
 fail:
 	if (fd >= 0)

@@ -343,6 +343,7 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 	struct text_fields *tf = arg;
 	const char *name = !strncmp(path, "attr.", 5) ? path + 5 : path;
 	const struct bpfrr_rec_symbol *sym;
+	const struct bpfrr_field *gate;
 	FILE *out = tf->o->f;
 
 	if (f->kind == BPFRR_FIELD_PAD && !value)
@@ -365,7 +366,22 @@ static int text_attr_field(void *arg, const struct bpfrr_field *f, const char *p
 			return 0;
 		}
 	}
-	text_field_value(tf->o, f, value, symbolic);
+	if (tf->c && tf->c->bpf && (gate = bpfrr_abi_fd_gate((int)tf->c->bpf->cmd, f, tf->c->bpf->attr,
+							      tf->c->bpf->attr_len, &tf->c->env))) {
+		char flag[128];
+
+		/* the kernel does not read it: no fd to name */
+		if (!gate->xlat || bpfrr_abi_xlat_format(gate->xlat, f->flag_mask, flag, sizeof(flag)) < 0)
+			snprintf(flag, sizeof(flag), "%#" PRIx64, f->flag_mask);
+		fprintf(out, "%" PRId64 " (not an fd: no %s in %s)", (int64_t)(int32_t)value, flag,
+			!strncmp(gate->name, "attr.", 5) ? gate->name + 5 : gate->name);
+	} else if (tf->c && tf->c->bpf && bpfrr_abi_attach_type_none((int)tf->c->bpf->cmd, f, value, tf->c->bpf->attr,
+								       tf->c->bpf->attr_len, &tf->c->env)) {
+		/* 0 is cgroup_inet_ingress only to a cgroup_skb program */
+		fputs("0", out);
+	} else {
+		text_field_value(tf->o, f, value, symbolic);
+	}
 	if (f->kind == BPFRR_FIELD_PAD)
 		fputs(" (reserved, not zero)", out);
 	if (!tf->exit_pass && tf->c && (sym = dump_attr_symbol(tf->o, tf->c, f))) {

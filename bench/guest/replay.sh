@@ -21,9 +21,21 @@
 # binary costs in this guest). Last, with CAPS (stock or patched: the
 # kernel), N runs in turn of fx_onemap's light skeleton ("lskel") and of the
 # standalone loader `bpfrr translate --format header` made of the committed
-# fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS). Appends
+# fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS). With CAPS
+# patched, for each name in DIR/sign_cases whose trace was recorded: the
+# bundle translated unsigned (planned at replay) and signed for this kernel
+# (`--sign-key`, a throwaway key whose certificate goes into the session
+# keyring: tests/guest/sign-lib.sh), one untimed `replay --verify` of the
+# signed one (DIR/sign_NAME.verify), their sizes (DIR/sign_NAME.sizes), then N
+# runs in turn of `bpfrr replay --hold` of each ("sign_NAME unsigned|signed",
+# reports in DIR/sign_NAME.MODE.replay.REP). Appends
 # "NAME MODE REP total_us=T ready_us=R sigint=I status=S rc=RC" to DIR/times.
 dir=$1 n=$2 caps=${3:-} t_extra=
+# signed runs name @s: a session keyring of this script's own (sign-lib.sh)
+if [ "$caps" = patched ] && [ -s "$dir/sign_cases" ]; then
+	. /opt/bpfrr/tests/guest/sign-lib.sh
+	sign_session "$0" "$@"
+fi
 bench=/opt/bpfrr/bench/benchtime
 bpfrr=/opt/bpfrr/bpfrr
 work=${TMPDIR:-/tmp}/bench-replay.$$
@@ -94,6 +106,30 @@ if [ -n "$caps" ] && [ -x "$header" ]; then
 		timed header_onemap lskel "$rep" exit /dev/null /opt/bpfrr/fixtures/fx_onemap_lskel
 		timed header_onemap header "$rep" exit /dev/null "$header"
 		rep=$((rep + 1))
+	done
+fi
+if [ "$caps" = patched ] && [ -s "$dir/sign_cases" ] && command -v keyctl >/dev/null &&
+	sign_make_key "$work/key" && sign_add_key "$work/key" @s >/dev/null; then
+	for name in $(cat "$dir/sign_cases"); do
+		[ -s "$dir/traces/$name.trace" ] || continue
+		echo "replay: $name signed" >&2
+		u=$work/$name.unsigned.bundle s=$work/$name.signed.bundle
+		"$bpfrr" translate -o "$u" "$dir/traces/$name.trace" 2>"$dir/sign_$name.err" &&
+			sign_bundle "$dir/traces/$name.trace" "$s" "$work/key" ||
+			{ cat "$s.err" >>"$dir/sign_$name.err"; continue; }
+		timeout -s KILL 120 "$bpfrr" replay --verify "$s" >"$dir/sign_$name.verify" 2>&1
+		echo $? >"$dir/sign_$name.verify.rc"
+		echo "$(wc -c <"$u") $(wc -c <"$s")" >"$dir/sign_$name.sizes"
+		rep=1
+		while [ "$rep" -le "$n" ]; do
+			for m in unsigned signed; do
+				t_extra="--int-after 2"
+				case $m in unsigned) b=$u ;; *) b=$s ;; esac
+				timed "sign_$name" $m "$rep" ready "$dir/sign_$name.$m.replay.$rep" "$bpfrr" replay --hold "$b"
+				t_extra=
+			done
+			rep=$((rep + 1))
+		done
 	done
 fi
 rm -rf "$work"

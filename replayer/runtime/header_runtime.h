@@ -1189,7 +1189,7 @@ static inline const char *bpfrr_rt_sig_refusal(int err)
 	case -EBADMSG: return "malformed signature";
 	case -E2BIG: return "this kernel takes no signature (no signed loaders: the attr is past what it knows)";
 	case -EACCES: return "the metadata map is not exclusive to these insns (or an LSM refused)";
-	case -EPERM: return "not permitted: an LSM policy or missing privileges (the metadata map was frozen)";
+	case -EPERM: return "not permitted: an LSM policy or missing privileges (not an unfrozen metadata map: the runner froze it)";
 	case -EINVAL: return "invalid: the metadata map is not a plain ARRAY, or the program names an fd outside it";
 	default: return "refused";
 	}

@@ -614,6 +614,10 @@ static int run_signed(struct bpfrr_replay *r, const struct bpfrr_replay_opts *o)
 	for (i = 0; i < r->ir->nr_slots; i++)
 		memset(ctx + BPFRR_LOADER_CTX_SLOTS + 4 * i, 0xff, 4);
 
+	/* the directories the pins go into, outside the signature (bpfrr_sign_prepare) */
+	ret = open_path_slots(r);
+	if (ret)
+		goto out;
 	t0 = bpfrr_now_ns();
 	map_fd = bpfrr_rt_signed_blob_map(sg->blob, sg->blob_size, sg->excl_prog_hash);
 	r->t_sig_map = bpfrr_now_ns() - t0;
@@ -786,6 +790,7 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 		ret = run_signed(r, o);
 		if (ret) {
 			close_all(r);
+			remove_made_dirs(r);
 			check_nothing_held(r, held_before);
 		}
 		r->t_total = bpfrr_now_ns() - t_start;

@@ -62,6 +62,10 @@ static void plain_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, 
 			"events, %u pins, %u map updates/freezes/binds, %u other\n",
 			r->sig_verdict[0] ? r->sig_verdict : "none (not loaded)", sg->nr_insns, sg->blob_size, cv.calls,
 			cv.maps, cv.progs, cv.btfs, cv.links, cv.perf_events, cv.pins, cv.updates, cv.other);
+		if (cv.runner_dirs)
+			fprintf(o->f, "replay: signed loader: outside the signature, %u director%s bpfrr made on a bpffs "
+				"before the load (no BPF object; the pins into them are signed)\n", cv.runner_dirs,
+				cv.runner_dirs == 1 ? "y" : "ies");
 		fprintf(o->f, "replay: signed for %s%s%s%s; stored loader %s; metadata map %.3f ms, signed load "
 			"%.3f ms\n", sg->caps, sg->build_id ? ", kernel build " : ", any kernel build",
 			sg->build_id ? sg->build_id : "", "", r->sig_check, ms(r->t_sig_map), ms(r->t_sig_load));
@@ -377,6 +381,7 @@ static void js_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, con
 		json_u64(j, "updates", cv.updates);
 		json_u64(j, "other", cv.other);
 		json_obj_end(j);
+		json_u64(j, "runner_dirs", cv.runner_dirs);
 		json_u64(j, "metadata_map_ns", r->t_sig_map);
 		json_u64(j, "signed_load_ns", r->t_sig_load);
 		json_obj_end(j);

@@ -21,6 +21,7 @@
 #include "bpf_abi.h"
 #include "caps.h"
 #include "codegen.h"
+#include "errmsg.h"
 #include "frame.h"
 #include "out_elf.h"
 #include "outfile.h"
@@ -37,20 +38,6 @@
 #endif
 
 #define BTF_EXT_MAGIC	0xeB9F
-
-static int elf_fail(char *err, size_t err_size, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int elf_fail(char *err, size_t err_size, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /* --- string tables (in frame.h's byte buffers; numbers little-endian, as the object) --- */
 
@@ -230,7 +217,7 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 		 * the report naming its seq), as docs/translator.md says.
 		 */
 		if (s->source == BPFRR_IR_SLOT_PATH)
-			return elf_fail(err, err_size, -EOPNOTSUPP,
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"slot %u (%s) is %s, which the replayer opens at replay time; "
 					"a loader program cannot open it, so the elf format cannot carry it",
 					i, s->name ? s->name : "?", s->path ? s->path : "a path");
@@ -246,7 +233,7 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 
 			/* a BTF id or kernel address: there is no runner to look it up at load time */
 			if (rs->kind == BPFRR_IR_RESOLVE_BTF_ID || rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR)
-				return elf_fail(err, err_size, -EOPNOTSUPP,
+				return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 						"seq %llu %s: %s holds the %s of %s, which bpfrr looks up on "
 						"the replaying kernel; a libbpf tool loading an object does not, "
 						"so the elf format cannot carry it",
@@ -254,7 +241,7 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 						bpfrr_ir_resolve_where(c, rs, where, sizeof(where)),
 						bpfrr_ir_resolve_kind_name(rs->kind),
 						bpfrr_ir_resolve_desc(rs, desc, sizeof(desc)));
-			return elf_fail(err, err_size, -EOPNOTSUPP,
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"seq %llu %s: its attr holds the %s of %s, which bpfrr looks up on "
 					"the replaying kernel; a libbpf tool loading an object does not, so "
 					"the elf format cannot carry it",
@@ -265,7 +252,7 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 			bool stock = (!strcmp(caps_name, "stock-6.12") || !strcmp(caps_name, "none")) &&
 				     !ir->calls[i].nr_outfds;
 
-			return elf_fail(err, err_size, -EOPNOTSUPP,
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"seq %llu %s: %s (%s); the elf format needs every call in the "
 					"loader%s", (unsigned long long)c->seq, name,
 					plan->why_user[i] ? plan->why_user[i] : "a user-space step",
@@ -273,7 +260,7 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 		}
 	}
 	if (plan->nr_segs != 1)
-		return elf_fail(err, err_size, -EOPNOTSUPP,
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 				"%u calls make %u loader runs (at most %u calls each); an object holds one",
 				ir->nr_calls, plan->nr_segs, BPFRR_PLAN_MAX_SEG_CALLS);
 	return 0;
@@ -294,7 +281,7 @@ static int check_user_image(const struct bpfrr_ir *ir, const struct bpfrr_loader
 		for (j = 0; j < c->nr_bufs; j++) {
 			if (l->calls[i].buf_area[j] != BPFRR_AREA_USER)
 				continue;
-			return elf_fail(err, err_size, -EOPNOTSUPP,
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"seq %llu %s: the kernel reads %s (%u bytes) at a user address "
 					"(%s); a loader run by a libbpf tool has no user memory to put it "
 					"in, so the elf format cannot carry it",
@@ -302,7 +289,7 @@ static int check_user_image(const struct bpfrr_ir *ir, const struct bpfrr_loader
 					c->bufs[j].path, c->bufs[j].len, caps_name);
 		}
 	}
-	return elf_fail(err, err_size, -EOPNOTSUPP, "the loader needs a %u-byte user image", l->user_size);
+	return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "the loader needs a %u-byte user image", l->user_size);
 }
 
 /* --- --pin: BPF_OBJ_PIN calls appended for the objects alive at the replay point --- */
@@ -335,13 +322,13 @@ static int add_pins(struct bpfrr_ir *ir, const char *dir, uint32_t *nr_pins, cha
 			continue;
 		bpfrr_slot_pin_name(s, i, name, sizeof(name));
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-			return elf_fail(err, err_size, -ENAMETOOLONG, "--pin %s: the path of slot %u is too long",
+			return bpfrr_errmsg(err, err_size, -ENAMETOOLONG, "--pin %s: the path of slot %u is too long",
 					dir, i);
 		memset(&attr, 0, sizeof(attr));
 		attr.bpf_fd = -1;
 		c = bpfrr_ir_add_call(ir, ++seq, BPFRR_IR_BPF, BPF_OBJ_PIN, &attr, attr_size);
 		if (c < 0)
-			return elf_fail(err, err_size, c, "--pin: adding the call for slot %u: %s", i, strerror(-c));
+			return bpfrr_errmsg(err, err_size, c, "--pin: adding the call for slot %u: %s", i, strerror(-c));
 		ir->calls[c].flags |= BPFRR_IR_CALL_GLOBAL;
 		ret = bpfrr_ir_add_buf(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, pathname),
 				       "attr.pathname", path, strlen(path) + 1, BPFRR_DIR_IN, BPFRR_CONTENT_PATH);
@@ -349,7 +336,7 @@ static int add_pins(struct bpfrr_ir *ir, const char *dir, uint32_t *nr_pins, cha
 			ret = bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, bpf_fd), i,
 						 BPFRR_IR_REF_FIELD);
 		if (ret < 0)
-			return elf_fail(err, err_size, ret, "--pin: building the call for slot %u: %s", i,
+			return bpfrr_errmsg(err, err_size, ret, "--pin: building the call for slot %u: %s", i,
 					strerror(-ret));
 		(*nr_pins)++;
 	}
@@ -423,16 +410,16 @@ static int relocate_insns(struct bpf_insn *insns, uint32_t nr, struct bpfrr_buf 
 
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			if (i + 1 >= nr)
-				return elf_fail(err, err_size, -EPROTO, "insn %u: a truncated ld_imm64", i);
+				return bpfrr_errmsg(err, err_size, -EPROTO, "insn %u: a truncated ld_imm64", i);
 			if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) {
 				if (in->imm != 0 || in[1].imm != 0)
-					return elf_fail(err, err_size, -EPROTO,
+					return bpfrr_errmsg(err, err_size, -EPROTO,
 							"insn %u: a map reference other than the blob at 0", i);
 				in->src_reg = 0;
 				put_rel(rel, i, SYM_BLOB, R_BPF_64_64);
 				nr_blob++;
 			} else if (in->src_reg) {
-				return elf_fail(err, err_size, -EPROTO,
+				return bpfrr_errmsg(err, err_size, -EPROTO,
 						"insn %u: ld_imm64 with src_reg %u, which the object cannot express",
 						i, in->src_reg);
 			}
@@ -446,7 +433,7 @@ static int relocate_insns(struct bpf_insn *insns, uint32_t nr, struct bpfrr_buf 
 		}
 	}
 	if (nr_blob != 1)
-		return elf_fail(err, err_size, -EPROTO, "the loader references its blob %u times, not once",
+		return bpfrr_errmsg(err, err_size, -EPROTO, "the loader references its blob %u times, not once",
 				nr_blob);
 	return 0;
 }
@@ -487,7 +474,7 @@ static int layout(struct section *secs, struct bpfrr_elf_image *img, char *err, 
 	bpfrr_buf_put(&out, sh, sizeof(sh));
 	if (out.err || secs[SEC_STRTAB].data.err) {
 		free(out.p);
-		return elf_fail(err, err_size, -ENOMEM, "out of memory");
+		return bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 	}
 
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
@@ -529,32 +516,32 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir_in, const struct bpfrr_elf_opts *o
 	memset(img, 0, sizeof(*img));
 	memset(secs, 0, sizeof(secs));
 	if (!valid_prog_name(prog_name))
-		return elf_fail(err, err_size, -EINVAL,
+		return bpfrr_errmsg(err, err_size, -EINVAL,
 				"program name '%s': not a C identifier",
 				prog_name);
 	if (bpfrr_caps_assume(&caps, caps_name))
-		return elf_fail(err, err_size, -EINVAL, "--assume-caps '%s': one of %s", caps_name,
+		return bpfrr_errmsg(err, err_size, -EINVAL, "--assume-caps '%s': one of %s", caps_name,
 				BPFRR_CAPS_ASSUME_NAMES);
 	snprintf(img->caps, sizeof(img->caps), "%s", caps_name);
 	ret = bpfrr_ir_validate(ir, err, err_size);
 	if (ret)
 		return ret;
 	if (!ir->nr_calls)
-		return elf_fail(err, err_size, -EOPNOTSUPP, "no call to replay: the loader would do nothing");
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "no call to replay: the loader would do nothing");
 	if (pin_dir) {
 		size_t n = strlen(pin_dir);
 
 		if (pin_dir[0] != '/')
-			return elf_fail(err, err_size, -EINVAL,
+			return bpfrr_errmsg(err, err_size, -EINVAL,
 					"--pin '%s': an absolute path expected (the runner's working directory "
 					"is not known)", pin_dir);
 		if (!bpfrr_caps_cmd(&caps, BPF_OBJ_PIN))
-			return elf_fail(err, err_size, -EOPNOTSUPP,
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"--pin: syscall programs cannot pin on this kernel (%s: BPF_OBJ_PIN not "
 					"accepted by bpf_sys_bpf())", caps_name);
 		ir_pins = bpfrr_ir_clone(ir);
 		if (!ir_pins)
-			return elf_fail(err, err_size, -ENOMEM, "out of memory");
+			return bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 		while (n > 1 && pin_dir[n - 1] == '/')
 			n--;
 		{
@@ -636,7 +623,7 @@ int bpfrr_elf_build(const struct bpfrr_ir *ir_in, const struct bpfrr_elf_opts *o
 		if (secs[i].data.err)
 			ret = -ENOMEM;
 	if (bo.types.err || bo.strs.err || ret) {
-		ret = elf_fail(err, err_size, -ENOMEM, "out of memory");
+		ret = bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 		goto out;
 	}
 	ret = layout(secs, img, err, err_size);

@@ -40,6 +40,7 @@
 
 #include <bpf/btf.h>
 
+#include "errmsg.h"
 #include "frontend_int.h"
 #include "grow.h"
 #include "pass_core.h"
@@ -64,13 +65,12 @@ static int bad(char *err, size_t err_size, const char *fmt, ...) __attribute__((
 static int bad(char *err, size_t err_size, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	va_start(ap, fmt);
+	ret = bpfrr_verrmsg(err, err_size, -EINVAL, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 static uint32_t rd32(const uint8_t *p)

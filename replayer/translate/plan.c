@@ -12,6 +12,7 @@
 
 #include "bpf_abi.h"
 #include "codegen.h"
+#include "errmsg.h"
 #include "plan.h"
 
 /* A min-heap of call indices: among ready calls, the earliest recorded goes first. */
@@ -306,20 +307,6 @@ static uint32_t count_moved(const uint32_t *order, uint32_t n)
 	return moved;
 }
 
-static int plan_fail(char *err, size_t size, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int plan_fail(char *err, size_t size, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && size) {
-		va_start(ap, fmt);
-		vsnprintf(err, size, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 int bpfrr_plan_make(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, unsigned int flags,
 		    struct bpfrr_plan *plan, char *err, size_t err_size)
 {
@@ -414,7 +401,7 @@ int bpfrr_plan_make(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, un
 	goto out;
 fail:
 	bpfrr_plan_free(plan);
-	plan_fail(err, err_size, ret, "planning the replay: %s", strerror(-ret));
+	bpfrr_errmsg(err, err_size, ret, "planning the replay: %s", strerror(-ret));
 out:
 	deps_free(&d);
 	free(area);

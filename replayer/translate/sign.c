@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "bpf_abi.h"
+#include "errmsg.h"
 #include "kernel_id.h"
 #include "plan.h"
 #include "sha256.h"
@@ -24,19 +25,6 @@
 #define MAX_SIG		(1u << 16)
 /* the only caps whose kernels check a loader's signature (the series' signed-loader patches) */
 #define SIGNED_CAPS	"patched-6.12"
-
-static int sfail(char *err, size_t size, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int sfail(char *err, size_t size, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && size) {
-		va_start(ap, fmt);
-		vsnprintf(err, size, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 /* --- the target kernel ----------------------------------------------------------- */
 
@@ -103,10 +91,10 @@ static int target_kfunc_id(const char *root, int32_t *id, char *err, size_t err_
 	snprintf(path, sizeof(path), "%s/sys/kernel/bpf/syscall_prog_kfuncs", root);
 	f = fopen(path, "re");
 	if (!f)
-		return sfail(err, err_size, -errno, "the target kernel's kfunc list %s: %s", path, strerror(errno));
+		return bpfrr_errmsg(err, err_size, -errno, "the target kernel's kfunc list %s: %s", path, strerror(errno));
 	if (fstat(fileno(f), &st) || st.st_size > (1 << 20)) {
 		fclose(f);
-		return sfail(err, err_size, -EINVAL, "%s: not a kfunc list", path);
+		return bpfrr_errmsg(err, err_size, -EINVAL, "%s: not a kfunc list", path);
 	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t name_len = strlen(KFUNC_NAME);
@@ -126,7 +114,7 @@ static int target_kfunc_id(const char *root, int32_t *id, char *err, size_t err_
 	}
 	fclose(f);
 	if (ret)
-		return sfail(err, err_size, ret, "%s names no %s: the target kernel cannot open perf events from "
+		return bpfrr_errmsg(err, err_size, ret, "%s names no %s: the target kernel cannot open perf events from "
 			     "a loader", path, KFUNC_NAME);
 	return 0;
 }
@@ -172,13 +160,13 @@ static int fix_resolutions(struct bpfrr_ir *ir, const char *root, char *err, siz
 			bpfrr_ir_call_name(c, name, sizeof(name));
 			bpfrr_ir_resolve_desc(rs, desc, sizeof(desc));
 			if (rs->kind == BPFRR_IR_RESOLVE_KSYM_ADDR) {
-				ret = sfail(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s: a kernel address changes "
+				ret = bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s: a kernel address changes "
 					    "with every boot (KASLR): it cannot be signed",
 					    (unsigned long long)c->seq, name, desc);
 				break;
 			}
 			if (!root) {
-				ret = sfail(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s is the running kernel's: "
+				ret = bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s is the running kernel's: "
 					    "sign for one kernel build with --target-kernel ROOT",
 					    (unsigned long long)c->seq, name, desc);
 				break;
@@ -187,7 +175,7 @@ static int fix_resolutions(struct bpfrr_ir *ir, const char *root, char *err, siz
 				int32_t id;
 
 				if (rs->module && rs->module[0]) {
-					ret = sfail(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s: module BTF ids "
+					ret = bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "seq %llu %s: %s: module BTF ids "
 						    "cannot be fixed at sign time", (unsigned long long)c->seq,
 						    name, desc);
 					break;
@@ -196,14 +184,14 @@ static int fix_resolutions(struct bpfrr_ir *ir, const char *root, char *err, siz
 					snprintf(where, sizeof(where), "%s/sys/kernel/btf/vmlinux", root);
 					btf = btf__parse(where, NULL);
 					if (!btf) {
-						ret = sfail(err, err_size, -ENOENT, "the target kernel's BTF %s: "
+						ret = bpfrr_errmsg(err, err_size, -ENOENT, "the target kernel's BTF %s: "
 							    "cannot be read", where);
 						break;
 					}
 				}
 				id = btf__find_by_name_kind(btf, rs->name, rs->btf_kind);
 				if (id <= 0) {
-					ret = sfail(err, err_size, -ENOENT, "seq %llu %s: %s: not in the target "
+					ret = bpfrr_errmsg(err, err_size, -ENOENT, "seq %llu %s: %s: not in the target "
 						    "kernel's BTF", (unsigned long long)c->seq, name, desc);
 					break;
 				}
@@ -211,7 +199,7 @@ static int fix_resolutions(struct bpfrr_ir *ir, const char *root, char *err, siz
 			} else {
 				ret = target_value(root, rs->kind, rs->name, &v, where, sizeof(where));
 				if (ret) {
-					sfail(err, err_size, ret, "seq %llu %s: %s: %s: %s", (unsigned long long)c->seq,
+					bpfrr_errmsg(err, err_size, ret, "seq %llu %s: %s: %s: %s", (unsigned long long)c->seq,
 					      name, desc, where, strerror(-ret));
 					break;
 				}
@@ -263,12 +251,12 @@ static int one_loader(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, 
 
 	ret = bpfrr_plan_make(ir, caps, 0, &plan, why, sizeof(why));
 	if (ret)
-		return sfail(err, err_size, ret, "planning for %s: %s", caps_name, why);
+		return bpfrr_errmsg(err, err_size, ret, "planning for %s: %s", caps_name, why);
 	if (plan.nr_user) {
 		user = calloc(plan.nr_user, sizeof(*user));
 		if (!user) {
 			bpfrr_plan_free(&plan);
-			return sfail(err, err_size, -ENOMEM, "out of memory");
+			return bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 		}
 		for (i = 0; i < plan.nr_calls; i++)
 			if (plan.side[i] == BPFRR_SIDE_USER)
@@ -290,15 +278,26 @@ static int one_loader(const struct bpfrr_ir *ir, const struct bpfrr_caps *caps, 
 	ret = bpfrr_codegen(ir, plan.order, plan.segs[0].nr, caps, 0, l, why, sizeof(why));
 	bpfrr_plan_free(&plan);
 	if (ret)
-		return sfail(err, err_size, ret, "generating the loader: %s", why);
+		return bpfrr_errmsg(err, err_size, ret, "generating the loader: %s", why);
 	if (l->user_size) {
 		uint32_t user_size = l->user_size;
 
 		bpfrr_loader_free(l);
-		return sfail(err, err_size, -EOPNOTSUPP, "the loader needs a %u-byte user image (buffers the "
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "the loader needs a %u-byte user image (buffers the "
 			     "kernel reads at user addresses): outside the signature", user_size);
 	}
 	return 0;
+}
+
+/* Does any call take slot's fd? */
+static bool slot_used(const struct bpfrr_ir *ir, uint32_t slot)
+{
+	uint32_t i;
+
+	for (i = 0; i < ir->nr_calls; i++)
+		if (bpfrr_ir_call_uses_slot(&ir->calls[i], slot))
+			return true;
+	return false;
 }
 
 int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, struct bpfrr_caps *caps,
@@ -317,20 +316,29 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 		while (n && o->target_root[n - 1] == '/')
 			n--;
 		if (n >= sizeof(root_buf))
-			return sfail(err, err_size, -ENAMETOOLONG, "--target-kernel: path too long");
+			return bpfrr_errmsg(err, err_size, -ENAMETOOLONG, "--target-kernel: path too long");
 		memcpy(root_buf, o->target_root, n);
 		root_buf[n] = '\0';
 		root = root_buf;
 	}
 	if (!o->caps || bpfrr_caps_assume(caps, o->caps))
-		return sfail(err, err_size, -EINVAL, "signing needs --assume-caps patched-6.12");
-	for (i = 0; i < ir->nr_slots; i++)
-		if (ir->slots[i].source != BPFRR_IR_SLOT_CALL)
-			return sfail(err, err_size, -EOPNOTSUPP, "slot %u (%s) is %s %s by the runner: its fd "
-				     "would stay outside the signature", i,
-				     ir->slots[i].name ? ir->slots[i].name : "?",
-				     ir->slots[i].source == BPFRR_IR_SLOT_PATH ? "opened by path," : "a directory made,",
-				     ir->slots[i].path ? ir->slots[i].path : "");
+		return bpfrr_errmsg(err, err_size, -EINVAL, "signing needs --assume-caps patched-6.12");
+	for (i = 0; i < ir->nr_slots; i++) {
+		const struct bpfrr_ir_slot *s = &ir->slots[i];
+
+		/*
+		 * A directory the runner makes on a bpffs before the load is
+		 * no BPF object, and the pins into it name it by a path the
+		 * signature covers: it may stay outside, as long as no call
+		 * takes its fd.  A path slot's fd goes into a call: it may not.
+		 */
+		if (s->source == BPFRR_IR_SLOT_CALL || (s->source == BPFRR_IR_SLOT_MKDIR && !slot_used(ir, i)))
+			continue;
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "slot %u (%s) is %s %s, and a call takes its fd: "
+			     "the fd would stay outside the signature", i, s->name ? s->name : "?",
+			     s->source == BPFRR_IR_SLOT_PATH ? "opened by the runner:" : "a directory the runner makes:",
+			     s->path ? s->path : "?");
+	}
 	/* the plan first: user-space steps are the first thing to name */
 	ret = one_loader(ir, caps, o->caps, l, err, err_size);
 	if (ret)
@@ -338,7 +346,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 	bpfrr_loader_free(l);
 	memset(l, 0, sizeof(*l));
 	if (strcmp(o->caps, SIGNED_CAPS))
-		return sfail(err, err_size, -EOPNOTSUPP, "%s kernels take no signature (BPF_PROG_LOAD's "
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "%s kernels take no signature (BPF_PROG_LOAD's "
 			     "signature fields are past the attr they know: E2BIG): sign for --assume-caps %s",
 			     o->caps, SIGNED_CAPS);
 
@@ -347,7 +355,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 		snprintf(path, sizeof(path), "%s/sys/kernel/notes", root);
 		ret = bpfrr_build_id_read(path, hex, sizeof(hex));
 		if (ret || !hex[0])
-			return sfail(err, err_size, ret ? ret : -ENOENT, "--target-kernel %s: no build id in %s",
+			return bpfrr_errmsg(err, err_size, ret ? ret : -ENOENT, "--target-kernel %s: no build id in %s",
 				     o->target_root, path);
 		snprintf(path, sizeof(path), "%s/proc/sys/kernel/osrelease", root);
 		if (!read_small(path, release, sizeof(release)))
@@ -357,7 +365,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 	if (bound >= 0 && (!root || !ir->kernel.build_id || strcmp(ir->kernel.build_id, hex))) {
 		char name[64];
 
-		return sfail(err, err_size, -EOPNOTSUPP, "seq %llu %s is bound to the recording kernel build (%s): "
+		return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "seq %llu %s is bound to the recording kernel build (%s): "
 			     "sign it only with --target-kernel of that build",
 			     (unsigned long long)ir->calls[bound].seq,
 			     bpfrr_ir_call_name(&ir->calls[bound], name, sizeof(name)), ir->calls[bound].bound_why);
@@ -367,7 +375,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 		return ret;
 	if (bpfrr_ir_has_perf_event_open(ir)) {
 		if (!root)
-			return sfail(err, err_size, -EOPNOTSUPP, "the loader calls %s, whose BTF id is the running "
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP, "the loader calls %s, whose BTF id is the running "
 				     "kernel's: sign for one kernel build with --target-kernel ROOT", KFUNC_NAME);
 		ret = target_kfunc_id(root, &caps->perf_event_open_btf_id, err, err_size);
 		if (ret)
@@ -382,7 +390,7 @@ int bpfrr_sign_prepare(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, str
 	sig->release = release[0] ? strdup(release) : NULL;
 	if (!sig->caps || (hex[0] && !sig->build_id) || (release[0] && !sig->release)) {
 		bpfrr_loader_free(l);
-		return sfail(err, err_size, -ENOMEM, "out of memory");
+		return bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -462,19 +470,19 @@ int bpfrr_sign_payload(const void *insns, uint32_t insns_len, const void *blob, 
 	*out = NULL;
 	*out_size = 0;
 	if (access(key, R_OK))
-		return sfail(err, err_size, -errno, "--sign-key %s: %s", key, strerror(errno));
+		return bpfrr_errmsg(err, err_size, -errno, "--sign-key %s: %s", key, strerror(errno));
 	if (access(cert, R_OK))
-		return sfail(err, err_size, -errno, "--sign-cert %s: %s", cert, strerror(errno));
+		return bpfrr_errmsg(err, err_size, -errno, "--sign-cert %s: %s", cert, strerror(errno));
 	snprintf(dir, sizeof(dir), "%s/bpfrr-sign.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
 	if (!mkdtemp(dir))
-		return sfail(err, err_size, -errno, "a temporary directory in %s: %s", tmp && tmp[0] ? tmp : "/tmp",
+		return bpfrr_errmsg(err, err_size, -errno, "a temporary directory in %s: %s", tmp && tmp[0] ? tmp : "/tmp",
 			     strerror(errno));
 	snprintf(in, sizeof(in), "%s/payload", dir);
 	snprintf(sig, sizeof(sig), "%s/payload.p7s", dir);
 	snprintf(log, sizeof(log), "%s/openssl.log", dir);
 	ret = write_all(in, insns, insns_len, blob, blob_size);
 	if (ret) {
-		sfail(err, err_size, ret, "writing %s: %s", in, strerror(-ret));
+		bpfrr_errmsg(err, err_size, ret, "writing %s: %s", in, strerror(-ret));
 		goto out;
 	}
 	ret = run_tool(argv, log);
@@ -488,16 +496,16 @@ int bpfrr_sign_payload(const void *insns, uint32_t insns_len, const void *blob, 
 			fclose(f);
 		}
 		if (ret == 127)
-			sfail(err, err_size, -ENOENT, "signing: the openssl command was not found (Debian: openssl)");
+			bpfrr_errmsg(err, err_size, -ENOENT, "signing: the openssl command was not found (Debian: openssl)");
 		else
-			sfail(err, err_size, -EINVAL, "signing: openssl cms -sign exited %d%s%s", ret,
+			bpfrr_errmsg(err, err_size, -EINVAL, "signing: openssl cms -sign exited %d%s%s", ret,
 			      line[0] ? ": " : "", line);
 		ret = ret == 127 ? -ENOENT : -EINVAL;
 		goto out;
 	}
 	fd = open(sig, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !st.st_size || st.st_size > MAX_SIG) {
-		ret = sfail(err, err_size, -EINVAL, "signing: openssl made no usable signature in %s", sig);
+		ret = bpfrr_errmsg(err, err_size, -EINVAL, "signing: openssl made no usable signature in %s", sig);
 		if (fd >= 0)
 			close(fd);
 		goto out;
@@ -507,7 +515,7 @@ int bpfrr_sign_payload(const void *insns, uint32_t insns_len, const void *blob, 
 		close(fd);
 		free(*out);
 		*out = NULL;
-		ret = sfail(err, err_size, -EIO, "reading the signature %s", sig);
+		ret = bpfrr_errmsg(err, err_size, -EIO, "reading the signature %s", sig);
 		goto out;
 	}
 	close(fd);
@@ -539,7 +547,7 @@ int bpfrr_sign_ir(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, char *er
 	int ret;
 
 	if (!sg)
-		return sfail(err, err_size, -ENOMEM, "out of memory");
+		return bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 	ret = bpfrr_sign_prepare(ir, o, &caps, &l, sg, err, err_size);
 	if (ret) {
 		bpfrr_ir_sig_free(sg);
@@ -550,7 +558,7 @@ int bpfrr_sign_ir(struct bpfrr_ir *ir, const struct bpfrr_sign_opts *o, char *er
 	sg->blob_size = l.blob_size;
 	sg->blob = malloc(l.blob_size);
 	if (!sg->insns || !sg->blob) {
-		ret = sfail(err, err_size, -ENOMEM, "out of memory");
+		ret = bpfrr_errmsg(err, err_size, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	memcpy(sg->insns, l.insns, (size_t)l.nr_insns * 8);
@@ -619,6 +627,8 @@ void bpfrr_sign_covers(const struct bpfrr_ir *ir, struct bpfrr_sign_covers *cv)
 	uint32_t i;
 
 	memset(cv, 0, sizeof(*cv));
+	for (i = 0; i < ir->nr_slots; i++)
+		cv->runner_dirs += ir->slots[i].source == BPFRR_IR_SLOT_MKDIR;
 	for (i = 0; i < ir->nr_calls; i++) {
 		const struct bpfrr_ir_call *c = &ir->calls[i];
 

@@ -78,6 +78,7 @@ unsigned int bpfrr_sign_check(const struct bpfrr_ir *ir, char *what, size_t size
 /* What the signed loader makes, from its IR: the counts a report gives. */
 struct bpfrr_sign_covers {
 	uint32_t calls, maps, progs, btfs, links, perf_events, pins, updates, other;
+	uint32_t runner_dirs;	/* outside it: directories the runner makes on a bpffs first */
 };
 void bpfrr_sign_covers(const struct bpfrr_ir *ir, struct bpfrr_sign_covers *cv);
 

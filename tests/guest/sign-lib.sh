@@ -19,6 +19,13 @@
 #                            a new one that dies with it, so a key keyctl adds to
 #                            @s would be gone for the replay; a no-op on a kernel
 #                            without keys
+#   sign_refused WHAT ARGS...  (guest tests: record-lib.sh's pass, fail, take_max,
+#                            check_nothing_left) `bpfrr replay ARGS` must exit 1 with
+#                            exactly one line saying the kernel refused the loader
+#                            at its BPF_PROG_LOAD (signed: "refused the signed loader
+#                            at BPF_PROG_LOAD"; unsigned, under a policy: "the kernel
+#                            refused the N-insn bpfrr_loader program"), and leave
+#                            nothing behind
 # $BPFRR (default /opt/bpfrr/bpfrr) is the bpfrr used; openssl and keyctl come
 # from PATH (the guest image has both: qemu/mkinitramfs).
 
@@ -49,4 +56,19 @@ sign_session() {
 	keyctl session - true >/dev/null 2>&1 || return 0
 	export BPFRR_SIGN_SESSION=1
 	exec keyctl session - sh "$@"
+}
+
+sign_refused() {
+	sr_what=$1
+	shift
+	take_max
+	"${BPFRR:-/opt/bpfrr/bpfrr}" replay "$@" >sr.out 2>sr.err
+	sr_status=$?
+	sr_line=$(grep -E 'refused the signed loader at BPF_PROG_LOAD|kernel refused the [0-9]+-insn bpfrr_loader program' sr.err)
+	if [ $sr_status -eq 1 ] && [ -n "$sr_line" ] && [ "$(echo "$sr_line" | wc -l)" = 1 ]; then
+		pass "$sr_what: refused: ${sr_line#bpfrr replay: }"
+	else
+		fail "$sr_what: exit $sr_status: $(cat sr.err)"
+	fi
+	check_nothing_left "$sr_what"
 }

@@ -98,26 +98,11 @@ for l in fx_maps opensnoop; do
 		else
 			"$flip" $l.bundle $case $b || { fail "$l: bundle-flip $case"; continue; }
 		fi
-		take_max
-		"$BPFRR" replay $b >$b.out 2>$b.err
-		status=$?
-		err=$(grep 'refused the signed loader at BPF_PROG_LOAD' $b.err)
-		if [ $status -eq 1 ] && [ -n "$err" ] && [ "$(grep -c 'refused the signed loader' $b.err)" = 1 ]; then
-			pass "$l: $case: refused at BPF_PROG_LOAD: ${err#bpfrr replay: }"
-		else
-			fail "$l: $case: exit $status: $(cat $b.err)"
-		fi
-		check_nothing_left "$l: $case"
+		sign_refused "$l: $case" $b
 	done
 done
 
 # another keyring: the key is not in the user keyring
-take_max
-"$BPFRR" replay --keyring @u fx_maps.bundle >u.out 2>u.err
-status=$?
-[ $status -eq 1 ] && grep -q 'refused the signed loader at BPF_PROG_LOAD' u.err &&
-	pass "fx_maps: --keyring @u (no such key there): refused: $(grep refused u.err)" ||
-	fail "fx_maps: --keyring @u: exit $status: $(cat u.err)"
-check_nothing_left "fx_maps: --keyring @u"
+sign_refused "fx_maps: --keyring @u (no such key there)" --keyring @u fx_maps.bundle
 keyctl unlink "$serial" @s >/dev/null 2>&1
 finish

@@ -64,22 +64,7 @@ for id in \$(awk '\$1 ~ /^[0-9]+\$/ { print \$1 }' held.cgroup); do
 done >held.runcnt
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
 HELD
-"$BPFRR" replay --verify fx_cgroup.bundle -- sh held.sh >fx_cgroup.replay 2>fx_cgroup.replay.err
-rc=$?
-if [ "$rc" != 0 ]; then
-	fail "fx_cgroup: bpfrr replay --verify exited $rc"
-	sed 's/^/    /' fx_cgroup.replay fx_cgroup.replay.err
-	finish
-fi
-grep -q '^verify: [0-9]* checks, 0 mismatches' fx_cgroup.replay || fail "fx_cgroup: the verify table has mismatches"
-pass "fx_cgroup: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' fx_cgroup.replay)"
-case "$(uname -r)" in
-*-bpfrr-patched* | *-bpfrr-debug*)
-	grep -q '^replay: [0-9]* calls: .*, 0 in user space' fx_cgroup.replay &&
-		pass "fx_cgroup: wholly in-kernel on the patched kernel" ||
-		fail "fx_cgroup: user-space steps on the patched kernel: $(grep '^replay: ' fx_cgroup.replay)"
-	;;
-esac
+replay_held fx_cgroup
 
 sed 's/^/    held: /' held.cgroup held.runcnt
 # the programs on the cgroup: the replay's (the original's ids are gone), with the original's tags

@@ -38,22 +38,7 @@ id=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): xdp  name xdp_target
 echo "$id" >held.id
 bpftool prog run id "$id" data_in pkt.bin repeat 1 >held.run 2>&1
 HELD
-"$BPFRR" replay --verify fx_freplace.bundle -- sh held.sh >fx_freplace.replay 2>fx_freplace.replay.err
-rc=$?
-if [ "$rc" != 0 ]; then
-	fail "fx_freplace: bpfrr replay --verify exited $rc"
-	sed 's/^/    /' fx_freplace.replay fx_freplace.replay.err
-	finish
-fi
-grep -q '^verify: [0-9]* checks, 0 mismatches' fx_freplace.replay || fail "fx_freplace: the verify table has mismatches"
-pass "fx_freplace: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' fx_freplace.replay)"
-case "$(uname -r)" in
-*-bpfrr-patched* | *-bpfrr-debug*)
-	grep -q '^replay: [0-9]* calls: .*, 0 in user space' fx_freplace.replay &&
-		pass "fx_freplace: wholly in-kernel on the patched kernel" ||
-		fail "fx_freplace: user-space steps on the patched kernel: $(grep '^replay: ' fx_freplace.replay)"
-	;;
-esac
+replay_held fx_freplace
 id=$(cat held.id)
 orig=$(sed -n 's/^prog name=xdp_target .* id=\([0-9]*\) .*/\1/p' fx_freplace.out)
 sed 's/^/    held: /' held.run

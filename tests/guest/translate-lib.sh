@@ -67,3 +67,28 @@ translate_fixtures() {
 		translate_and_replay "$l" "$l.out" all "$FX/$l"
 	done
 }
+
+# replay_held NAME: bpfrr replay --verify NAME.bundle -- sh held.sh (the test's
+# own checks, run while the replay holds its objects), its report in
+# NAME.replay; the test fails and finishes if the replay fails, fails if
+# --verify finds a mismatch, and on the patched kernels if any call stayed
+# in user space. (variables: rh_*)
+replay_held() {
+	rh=$1
+	"$BPFRR" replay --verify "$rh.bundle" -- sh held.sh >"$rh.replay" 2>"$rh.replay.err"
+	rh_rc=$?
+	if [ "$rh_rc" != 0 ]; then
+		fail "$rh: bpfrr replay --verify exited $rh_rc"
+		sed 's/^/    /' "$rh.replay" "$rh.replay.err"
+		finish
+	fi
+	grep -q '^verify: [0-9]* checks, 0 mismatches' "$rh.replay" || fail "$rh: the verify table has mismatches"
+	pass "$rh: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$rh.replay")"
+	case "$(uname -r)" in
+	*-bpfrr-patched* | *-bpfrr-debug*)
+		grep -q '^replay: [0-9]* calls: .*, 0 in user space' "$rh.replay" &&
+			pass "$rh: wholly in-kernel on the patched kernel" ||
+			fail "$rh: user-space steps on the patched kernel: $(grep '^replay: ' "$rh.replay")"
+		;;
+	esac
+}

@@ -11,9 +11,14 @@
  *   BPFRR_FAILMALLOC_COUNT=FILE at exit, the number of allocations made is
  *                               written to FILE (to size a sweep over N).
  *
+ *   BPFRR_FAILREAD=N            the Nth read(2) our code makes (not stdio's:
+ *                               libc calls its own) returns -1 with ENOMEM, as
+ *                               the kernel's does when it cannot allocate for it.
+ *
  * One failure, not all from N on: that is what a program meets when one big
  * request is refused, and each N reaches a different error path. The real
- * allocator is glibc's, by its __libc_* names (dlsym would allocate).
+ * allocator is glibc's, by its __libc_* names (dlsym would allocate); the real
+ * read() is its __read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -86,6 +91,23 @@ void *memalign(size_t align, size_t size)
 void *aligned_alloc(size_t align, size_t size)
 {
 	return fail_this() ? NULL : __libc_memalign(align, size);
+}
+
+extern ssize_t __read(int fd, void *buf, size_t count);
+ssize_t read(int fd, void *buf, size_t count);
+
+static atomic_ulong nr_reads;
+
+ssize_t read(int fd, void *buf, size_t count)
+{
+	const char *v = getenv("BPFRR_FAILREAD");
+	unsigned long n = atomic_fetch_add(&nr_reads, 1) + 1;
+
+	if (v && strtoul(v, NULL, 10) == n) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return __read(fd, buf, count);
 }
 
 __attribute__((destructor)) static void report_count(void)

@@ -86,5 +86,24 @@ sweep "translate --format header" translate --format header -o "$tmp/o.h" "$trac
 sweep "translate --format elf" translate --format elf -o "$tmp/o.o" "$trace"
 sweep "replay --plan" replay --plan --assume-caps stock-6.12 "$tmp/t.bundle"
 
+# the kernel running short while an input is read (read(2) failing with
+# ENOMEM: tests/faults/run met it on arm64) is a failure too, not bad input
+readfail() {
+	local name=$1 i
+	shift
+	for i in 1 2; do
+		"$nobpf" -- env BPFRR_FAILREAD=$i LD_PRELOAD="$failmalloc" "$bpfrr" "$@" >"$tmp/out" 2>"$tmp/err"
+		st=$?
+		if [ "$st" = 1 ] && grep -q 'Cannot allocate memory' "$tmp/err"; then
+			ok "$name: read $i of the input failing with ENOMEM: exit 1 ($(head -n 1 "$tmp/err"))"
+		else
+			not_ok "$name: read $i of the input failing with ENOMEM: exit $st" "$(head -c 300 "$tmp/err")"
+		fi
+	done
+}
+readfail "dump" dump "$trace"
+readfail "translate" translate -o "$tmp/r.bundle" "$trace"
+readfail "replay --plan" replay --plan --assume-caps stock-6.12 "$tmp/t.bundle"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -11,7 +11,7 @@
 # part changed; refusals: stock caps (naming the user-space steps), no
 # --target-kernel for a loader with kernel-specific values (naming one), a
 # re-plan of a signed bundle, --sign-key without --sign-cert, ELF, a target
-# that lacks a tracepoint. No bpf() (TAP).
+# that lacks a tracepoint, a slot the runner opens by path (a cgroup). No bpf() (TAP).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$top/build}
@@ -144,6 +144,9 @@ cp "$root/sys/kernel/notes" "$tmp/bare/sys/kernel/notes"
 refuse 1 'tracepoint syscalls/sys_enter_getpid: .*/events/syscalls/sys_enter_getpid/id: No such file' \
 	"a target without the tracepoint" "${k[@]}" --assume-caps patched-6.12 --target-kernel "$tmp/bare" \
 	-o "$tmp/x.bundle" "$traces/x86_64-fx_maps.trace"
+refuse 1 'slot [0-9]+ \(cgroup\.[0-9]+\) is opened by the runner: /sys/fs/cgroup/bpfrr-fx-cgroup, and a call takes its fd: the fd would stay outside the signature' \
+	"a cgroup opened by path" "${k[@]}" --assume-caps patched-6.12 --target-kernel "$root" -o "$tmp/x.bundle" \
+	"$traces/x86_64-fx_cgroup.trace"
 refuse 2 'go together' "--sign-key without --sign-cert" --sign-key "$tmp/key/key.pem" --assume-caps patched-6.12 \
 	-o "$tmp/x.bundle" "$traces/x86_64-fx_maps.trace"
 refuse 2 'bundle and header only' "--format elf" "${k[@]}" --format elf --assume-caps patched-6.12 \

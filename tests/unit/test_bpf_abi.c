@@ -666,6 +666,42 @@ END_TEST
 
 static char linux_tree[4096];
 
+/*
+ * kernel/build keeps its source as a git repository whose tag `pristine`
+ * is Debian's tarball, and checks the series out on top for a patched
+ * build: the working tree then has the series' UAPI (BPF_PROG_LOAD's
+ * signature fields, ...), not 6.12's.  The files compared here come from
+ * `pristine` when there is one, whatever the build left checked out.
+ */
+static char pristine_dir[64];
+
+static void pristine_tree(void)
+{
+	char *dir = pristine_dir;
+	char cmd[8400];
+
+	if (dir[0]) {
+		snprintf(linux_tree, sizeof(linux_tree), "%s", dir);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' rev-parse -q --verify 'pristine^{commit}' >/dev/null 2>&1",
+		 linux_tree);
+	if (system(cmd) != 0)
+		return;
+	snprintf(dir, sizeof(pristine_dir), "/tmp/bpfrr-pristine-XXXXXX");
+	if (!mkdtemp(dir)) {
+		dir[0] = '\0';
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' archive pristine include/uapi/linux/bpf.h "
+		 "include/uapi/linux/bpf_common.h kernel/bpf/syscall.c | tar -x -C %s", linux_tree, dir);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "# git archive of %s's pristine tag failed: comparing its working tree\n", linux_tree);
+		return;
+	}
+	snprintf(linux_tree, sizeof(linux_tree), "%s", dir);
+}
+
 static bool find_linux_tree(void)
 {
 	const char *env = getenv("BPFRR_LINUX_SRC");
@@ -697,6 +733,8 @@ static bool find_linux_tree(void)
 		}
 	}
 	globfree(&g);
+	if (found)
+		pristine_tree();
 	return found;
 }
 
@@ -2118,6 +2156,65 @@ static int stop_at_first(void *arg, const struct bpfrr_abi_buf *b)
  * btf_vmlinux_value_type_id in vmlinux or value_type_btf_obj_fd's module
  * (with BPF_F_VTYPE_BTF_OBJ_FD); the loader's own key/value type ids never.
  */
+/* fd_info for test_fd_gate: fd 7 is a cgroup_skb program, any other an XDP one */
+static int gate_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *obj_type, uint32_t *key_size,
+			uint32_t *value_size)
+{
+	(void)ctx;
+	(void)key_size;
+	(void)value_size;
+	*kind = BPFRR_OBJ_PROG;
+	*obj_type = fd == 7 ? BPF_PROG_TYPE_CGROUP_SKB : BPF_PROG_TYPE_XDP;
+	return 0;
+}
+
+/*
+ * What dump shows for bytes the kernel does not read as an fd (replace_bpf_fd
+ * without BPF_F_REPLACE) and for attach type 0, which is
+ * BPF_CGROUP_INET_INGRESS only to a cgroup_skb program.
+ */
+START_TEST(test_fd_gate)
+{
+	const struct bpfrr_field *replace = bpfrr_abi_cmd_field(BPF_PROG_ATTACH, "replace_bpf_fd");
+	const struct bpfrr_field *eat = bpfrr_abi_cmd_field(BPF_PROG_LOAD, "expected_attach_type");
+	const struct bpfrr_field *lat = bpfrr_abi_cmd_field(BPF_LINK_CREATE, "link_create.attach_type");
+	const struct bpfrr_field *gate;
+	struct bpfrr_abi_env env = { .fd_info = gate_fd_info };
+	union bpf_attr a;
+
+	ck_assert_ptr_nonnull(replace);
+	ck_assert_ptr_nonnull(eat);
+	ck_assert_ptr_nonnull(lat);
+	memset(&a, 0, sizeof(a));
+	a.attach_type = BPF_CGROUP_INET_EGRESS;
+	a.attach_flags = BPF_F_ALLOW_MULTI;
+	gate = bpfrr_abi_fd_gate(BPF_PROG_ATTACH, replace, &a, sizeof(a), NULL);
+	ck_assert_ptr_nonnull(gate);
+	ck_assert_str_eq(gate->name, "attach_flags");
+	a.attach_flags |= BPF_F_REPLACE;
+	ck_assert_ptr_null(bpfrr_abi_fd_gate(BPF_PROG_ATTACH, replace, &a, sizeof(a), NULL));
+	/* an fd field with no flag to gate it */
+	ck_assert_ptr_null(bpfrr_abi_fd_gate(BPF_PROG_ATTACH, bpfrr_abi_cmd_field(BPF_PROG_ATTACH, "target_fd"),
+					     &a, sizeof(a), NULL));
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_XDP;
+	ck_assert(bpfrr_abi_attach_type_none(BPF_PROG_LOAD, eat, 0, &a, sizeof(a), NULL));
+	a.prog_type = BPF_PROG_TYPE_CGROUP_SKB;
+	ck_assert(!bpfrr_abi_attach_type_none(BPF_PROG_LOAD, eat, 0, &a, sizeof(a), NULL));
+	a.prog_type = BPF_PROG_TYPE_XDP;
+	ck_assert(!bpfrr_abi_attach_type_none(BPF_PROG_LOAD, eat, BPF_XDP, &a, sizeof(a), NULL));
+
+	memset(&a, 0, sizeof(a));
+	a.link_create.prog_fd = 6;
+	ck_assert(bpfrr_abi_attach_type_none(BPF_LINK_CREATE, lat, 0, &a, sizeof(a), &env));
+	/* no way to tell the program's type: keep the name */
+	ck_assert(!bpfrr_abi_attach_type_none(BPF_LINK_CREATE, lat, 0, &a, sizeof(a), NULL));
+	a.link_create.prog_fd = 7;
+	ck_assert(!bpfrr_abi_attach_type_none(BPF_LINK_CREATE, lat, 0, &a, sizeof(a), &env));
+}
+END_TEST
+
 START_TEST(test_kernel_btf_id)
 {
 	const struct bpfrr_field *f;
@@ -2480,6 +2577,7 @@ static Suite *abi_suite(void)
 	tcase_add_test(walk, test_random_attrs);
 	tcase_add_test(walk, test_cb_stops);
 	tcase_add_test(walk, test_kernel_btf_id);
+	tcase_add_test(walk, test_fd_gate);
 	tcase_add_test(walk, test_newer_layout);
 	tcase_add_test(walk, test_newer_fields);
 	tcase_add_test(walk, test_newer_walk);
@@ -2496,5 +2594,7 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	if (pristine_dir[0])
+		remove_dir(pristine_dir);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
