@@ -22,6 +22,13 @@
  *                  child then exits 4
  *   ia32           a system call through the 32-bit ABI (int $0x80, x86_64)
  *   fifo PATH      open the FIFO PATH for reading (blocks until a writer comes)
+ *   netlink        a NETLINK_GENERIC socket and a send on it (not followed), then a
+ *                  NETLINK_ROUTE socket: RTM_GETLINK of ifindex 1 by sendmsg, its
+ *                  header and body in two iovecs; the answer read
+ *   netlink-xdp-off  RTM_NEWLINK of ifindex 1 (lo) with IFLA_XDP fd -1, skb mode: `ip
+ *                  link set dev lo xdpgeneric off`, by sendto (only in a network
+ *                  namespace of its own: tests/host/record-netlink.t runs it under
+ *                  unshare -n)
  *   spin           loop forever (to be killed)
  */
 #ifndef _GNU_SOURCE
@@ -31,10 +38,16 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,6 +210,71 @@ static int mode_ia32(void)
 #endif
 }
 
+/* the kernel's answer to a request on sock: 0 when it acknowledged it (or answered), else 1 */
+static int netlink_answer(int sock)
+{
+	char buf[8192];
+	ssize_t n = recv(sock, buf, sizeof(buf), 0);
+
+	return n > 0 ? 0 : 1;
+}
+
+static int mode_netlink(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+	} req = {
+		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETLINK, .nlmsg_flags = NLM_F_REQUEST,
+		       .nlmsg_seq = 7 },
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 1 },
+	};
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct iovec iov[2] = { { &req.h, sizeof(req.h) }, { &req.ifi, sizeof(req.ifi) } };
+	struct msghdr msg = { .msg_name = &kernel, .msg_namelen = sizeof(kernel), .msg_iov = iov, .msg_iovlen = 2 };
+	int gen = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC), route;
+
+	/* a send on another netlink family: the recorder follows NETLINK_ROUTE only */
+	if (gen >= 0) {
+		sendto(gen, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel));
+		close(gen);
+	}
+	route = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (route < 0 || sendmsg(route, &msg, 0) != (ssize_t)sizeof(req))
+		return 121;
+	return netlink_answer(route) ? 122 : 0;
+}
+
+static int mode_netlink_xdp_off(void)
+{
+	struct {
+		struct nlmsghdr h;
+		struct ifinfomsg ifi;
+		struct rtattr xdp;
+		struct rtattr fd_attr;
+		int32_t fd;
+		struct rtattr flags_attr;
+		uint32_t flags;
+	} req = {
+		.h = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_NEWLINK, .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		       .nlmsg_seq = 8 },
+		.ifi = { .ifi_family = AF_UNSPEC, .ifi_index = 1 },
+		.xdp = { .rta_len = sizeof(struct rtattr) + 2 * (sizeof(struct rtattr) + 4),
+			 .rta_type = IFLA_XDP | NLA_F_NESTED },
+		.fd_attr = { .rta_len = sizeof(struct rtattr) + 4, .rta_type = IFLA_XDP_FD },
+		.fd = -1,
+		.flags_attr = { .rta_len = sizeof(struct rtattr) + 4, .rta_type = IFLA_XDP_FLAGS },
+		.flags = XDP_FLAGS_SKB_MODE,
+	};
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	int route = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+
+	if (route < 0 || sendto(route, &req, sizeof(req), 0, (struct sockaddr *)&kernel, sizeof(kernel)) !=
+			 (ssize_t)sizeof(req))
+		return 121;
+	return netlink_answer(route) ? 122 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -236,6 +314,10 @@ int main(int argc, char **argv)
 		return mode_ia32();
 	if (!strcmp(mode, "fifo") && argc > 2)
 		return open(argv[2], O_RDONLY) < 0 ? 120 : 0;
+	if (!strcmp(mode, "netlink"))
+		return mode_netlink();
+	if (!strcmp(mode, "netlink-xdp-off"))
+		return mode_netlink_xdp_off();
 	if (!strcmp(mode, "spin"))
 		for (;;)
 			;
