@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "netlink.h"
 
 #define ALIGN4(x)		(((x) + 3u) & ~3u)
@@ -26,22 +27,6 @@
 #define NLM_F_EXCL		0x200
 #define NLM_F_CREATE		0x400
 #define NLM_F_APPEND		0x800
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint16_t get_u16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
 
 const char *bpfrr_nl_type_name(uint16_t type)
 {
@@ -167,10 +152,10 @@ static bool next_attr(const uint8_t *b, uint32_t *at, uint32_t end, uint32_t *ty
 
 	if (*at >= end || end - *at < NLA_HDRLEN)
 		return false;
-	alen = get_u16(b + *at);
+	alen = bpfrr_get_u16(b + *at);
 	if (alen < NLA_HDRLEN || alen > end - *at)
 		return false;
-	*type = get_u16(b + *at + 2) & NLA_TYPE_MASK;
+	*type = bpfrr_get_u16(b + *at + 2) & NLA_TYPE_MASK;
 	*off = *at + NLA_HDRLEN;
 	*len = alen - NLA_HDRLEN;
 	*at = ALIGN4(alen) > end - *at ? end : *at + ALIGN4(alen);
@@ -200,20 +185,20 @@ static void decode_link(const uint8_t *b, uint32_t start, uint32_t end, struct b
 			if (l2 < 4)
 				continue;
 			if (t2 == BPFRR_IFLA_XDP_FD) {
-				m->xdp_fd = (int32_t)get_u32(b + o2);
+				m->xdp_fd = (int32_t)bpfrr_get_u32(b + o2);
 				add_fd(m, o2, m->xdp_fd, "IFLA_XDP_FD");
 			} else if (t2 == BPFRR_IFLA_XDP_EXPECTED_FD) {
-				add_fd(m, o2, (int32_t)get_u32(b + o2), "IFLA_XDP_EXPECTED_FD");
+				add_fd(m, o2, (int32_t)bpfrr_get_u32(b + o2), "IFLA_XDP_EXPECTED_FD");
 			} else if (t2 == BPFRR_IFLA_XDP_FLAGS) {
 				m->has_xdp_flags = true;
-				m->xdp_flags = get_u32(b + o2);
+				m->xdp_flags = bpfrr_get_u32(b + o2);
 				m->xdp_flags_off = o2;
 			} else if (t2 == BPFRR_IFLA_XDP_PROG_ID) {
-				m->xdp_prog_id = get_u32(b + o2);
+				m->xdp_prog_id = bpfrr_get_u32(b + o2);
 			} else if (t2 == BPFRR_IFLA_XDP_DRV_PROG_ID) {
-				m->xdp_drv_prog_id = get_u32(b + o2);
+				m->xdp_drv_prog_id = bpfrr_get_u32(b + o2);
 			} else if (t2 == BPFRR_IFLA_XDP_SKB_PROG_ID) {
-				m->xdp_skb_prog_id = get_u32(b + o2);
+				m->xdp_skb_prog_id = bpfrr_get_u32(b + o2);
 			}
 		}
 	}
@@ -251,16 +236,16 @@ static void decode_tc(const uint8_t *b, uint32_t start, uint32_t end, struct bpf
 			if (l2 < 4)
 				continue;
 			if (t2 == BPFRR_TCA_BPF_FD) {
-				m->bpf_fd = (int32_t)get_u32(b + o2);
+				m->bpf_fd = (int32_t)bpfrr_get_u32(b + o2);
 				add_fd(m, o2, m->bpf_fd, "TCA_BPF_FD");
 			} else if (t2 == BPFRR_TCA_BPF_FLAGS) {
-				m->bpf_flags = get_u32(b + o2);
+				m->bpf_flags = bpfrr_get_u32(b + o2);
 			} else if (t2 == BPFRR_TCA_BPF_FLAGS_GEN) {
-				m->bpf_flags_gen = get_u32(b + o2);
+				m->bpf_flags_gen = bpfrr_get_u32(b + o2);
 			} else if (t2 == BPFRR_TCA_BPF_CLASSID) {
-				m->bpf_classid = get_u32(b + o2);
+				m->bpf_classid = bpfrr_get_u32(b + o2);
 			} else if (t2 == BPFRR_TCA_BPF_ID) {
-				m->bpf_prog_id = get_u32(b + o2);
+				m->bpf_prog_id = bpfrr_get_u32(b + o2);
 			}
 		}
 	}
@@ -286,10 +271,10 @@ int bpfrr_nl_decode(const void *buf, size_t len, struct bpfrr_nl_msg *msgs, unsi
 	uint32_t pos = 0, end = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 	int n = 0;
 
-	if (!b || end < BPFRR_NLMSG_HDRLEN || get_u32(b) < BPFRR_NLMSG_HDRLEN)
+	if (!b || end < BPFRR_NLMSG_HDRLEN || bpfrr_get_u32(b) < BPFRR_NLMSG_HDRLEN)
 		return -1;
 	while (pos + BPFRR_NLMSG_HDRLEN <= end && n < 65536) {
-		uint32_t mlen = get_u32(b + pos), mend, body = pos + BPFRR_NLMSG_HDRLEN;
+		uint32_t mlen = bpfrr_get_u32(b + pos), mend, body = pos + BPFRR_NLMSG_HDRLEN;
 		struct bpfrr_nl_msg m = { .off = pos, .xdp_fd = -1, .bpf_fd = -1 };
 
 		if (mlen < BPFRR_NLMSG_HDRLEN)
@@ -297,14 +282,14 @@ int bpfrr_nl_decode(const void *buf, size_t len, struct bpfrr_nl_msg *msgs, unsi
 		m.truncated = mlen > end - pos;
 		mend = m.truncated ? end : pos + mlen;
 		m.len = mend - pos;
-		m.type = get_u16(b + pos + 4);
-		m.flags = get_u16(b + pos + 6);
-		m.seq = get_u32(b + pos + 8);
+		m.type = bpfrr_get_u16(b + pos + 4);
+		m.flags = bpfrr_get_u16(b + pos + 6);
+		m.seq = bpfrr_get_u32(b + pos + 8);
 		if (m.type >= BPFRR_RTM_NEWLINK && m.type <= BPFRR_RTM_SETLINK) {
 			if (body + BPFRR_IFINFOMSG_LEN <= mend) {
 				m.has_ifindex = true;
 				m.ifindex_off = body + 4;
-				m.ifindex = (int32_t)get_u32(b + body + 4);
+				m.ifindex = (int32_t)bpfrr_get_u32(b + body + 4);
 				decode_link(b, body + BPFRR_IFINFOMSG_LEN, mend, &m);
 			} else {
 				m.truncated = true;
@@ -314,10 +299,10 @@ int bpfrr_nl_decode(const void *buf, size_t len, struct bpfrr_nl_msg *msgs, unsi
 			if (body + BPFRR_TCMSG_LEN <= mend) {
 				m.has_ifindex = true;
 				m.ifindex_off = body + 4;
-				m.ifindex = (int32_t)get_u32(b + body + 4);
-				m.tc_handle = get_u32(b + body + 8);
-				m.tc_parent = get_u32(b + body + 12);
-				m.tc_info = get_u32(b + body + 16);
+				m.ifindex = (int32_t)bpfrr_get_u32(b + body + 4);
+				m.tc_handle = bpfrr_get_u32(b + body + 8);
+				m.tc_parent = bpfrr_get_u32(b + body + 12);
+				m.tc_info = bpfrr_get_u32(b + body + 16);
 				decode_tc(b, body + BPFRR_TCMSG_LEN, mend, &m);
 			} else {
 				m.truncated = true;

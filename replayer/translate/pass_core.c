@@ -40,6 +40,7 @@
 
 #include <bpf/btf.h>
 
+#include "bytes.h"
 #include "errmsg.h"
 #include "frontend_int.h"
 #include "grow.h"
@@ -73,22 +74,6 @@ static int bad(char *err, size_t err_size, const char *fmt, ...)
 	return ret;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
 /* [off, off + len) inside size, without overflow */
 static bool in_bounds(uint64_t off, uint64_t len, uint64_t size)
 {
@@ -107,13 +92,13 @@ static bool btf_view(const void *data, size_t len, struct btf_view *v)
 	const uint8_t *p = data;
 	uint32_t hdr_len, type_off, type_len, str_off, str_len;
 
-	if (len < BTF_HDR_MIN || rd16(p) != BTF_MAGIC_LE || p[2] != 1)
+	if (len < BTF_HDR_MIN || bpfrr_get_u16(p) != BTF_MAGIC_LE || p[2] != 1)
 		return false;
-	hdr_len = rd32(p + 4);
-	type_off = rd32(p + 8);
-	type_len = rd32(p + 12);
-	str_off = rd32(p + 16);
-	str_len = rd32(p + 20);
+	hdr_len = bpfrr_get_u32(p + 4);
+	type_off = bpfrr_get_u32(p + 8);
+	type_len = bpfrr_get_u32(p + 12);
+	str_off = bpfrr_get_u32(p + 16);
+	str_len = bpfrr_get_u32(p + 20);
 	if (hdr_len < BTF_HDR_MIN || hdr_len > len || !in_bounds(type_off, type_len, len - hdr_len) ||
 	    !in_bounds(str_off, str_len, len - hdr_len) || !str_len || p[hdr_len + str_off + str_len - 1])
 		return false;
@@ -287,7 +272,7 @@ static int ext_begin(const uint8_t *base, uint32_t hdr_end_len, uint32_t off, ui
 		return bad(err, err_size, ".BTF.ext %s out of bounds", what);
 	w->p = base + off;
 	w->end = w->p + len;
-	w->rec_size = rd32(w->p);
+	w->rec_size = bpfrr_get_u32(w->p);
 	w->p += 4;
 	if (w->rec_size < min_rec || w->rec_size % 4 || w->rec_size > 256)
 		return bad(err, err_size, ".BTF.ext %s record size %u", what, w->rec_size);
@@ -304,8 +289,8 @@ static int ext_next(struct ext_walk *w, uint32_t *name_off, uint32_t *num, const
 		return 0;
 	if (w->end - w->p < 8)
 		return bad(err, err_size, ".BTF.ext %s: a section header cut short", what);
-	*name_off = rd32(w->p);
-	*num = rd32(w->p + 4);
+	*name_off = bpfrr_get_u32(w->p);
+	*num = bpfrr_get_u32(w->p + 4);
 	bytes = (uint64_t)*num * w->rec_size;
 	if (bytes > (uint64_t)(w->end - w->p - 8))
 		return bad(err, err_size, ".BTF.ext %s: %u records beyond its end", what, *num);
@@ -359,16 +344,16 @@ static int parse_ext(struct fe_core_obj *o, const struct elf_view *e, const uint
 
 	if (!btf_view(o->btf, o->btf_len, &bv))
 		return bad(err, err_size, ".BTF is not valid BTF");
-	if (ext_len < BTF_EXT_HDR_MIN || rd16(ext) != BTF_MAGIC_LE || ext[2] != 1)
+	if (ext_len < BTF_EXT_HDR_MIN || bpfrr_get_u16(ext) != BTF_MAGIC_LE || ext[2] != 1)
 		return bad(err, err_size, ".BTF.ext has no valid header");
-	hdr_len = rd32(ext + 4);
+	hdr_len = bpfrr_get_u32(ext + 4);
 	if (hdr_len < BTF_EXT_HDR_MIN || hdr_len > ext_len)
 		return bad(err, err_size, ".BTF.ext header length %u", hdr_len);
 	base = ext + hdr_len;
 	rest = (uint32_t)(ext_len - hdr_len);
 
 	/* func_info */
-	if ((ret = ext_begin(base, rest, rd32(ext + 8), rd32(ext + 12), FUNC_INFO_MIN, "func_info", &w, err,
+	if ((ret = ext_begin(base, rest, bpfrr_get_u32(ext + 8), bpfrr_get_u32(ext + 12), FUNC_INFO_MIN, "func_info", &w, err,
 			     err_size)))
 		return ret;
 	while ((ret = ext_next(&w, &name_off, &num, &recs, "func_info", err, err_size)) == 1) {
@@ -377,21 +362,21 @@ static int parse_ext(struct fe_core_obj *o, const struct elf_view *e, const uint
 		if ((sec = prog_sec(o, &cap_secs, e, name, err, err_size)) < 0)
 			return sec;
 		for (i = 0; i < num; i++, recs += w.rec_size) {
-			uint32_t off = rd32(recs);
+			uint32_t off = bpfrr_get_u32(recs);
 
 			if (off % 8 || off >= o->secs[sec].size)
 				return bad(err, err_size, ".BTF.ext func_info: offset %u in '%.64s' (%u bytes)", off,
 					   name, o->secs[sec].size);
 			if (bpfrr_grow((void **)&o->funcs, &cap_funcs, o->nr_funcs + 1, sizeof(*o->funcs)))
 				return -ENOMEM;
-			o->funcs[o->nr_funcs++] = (struct fe_core_func){ (uint32_t)sec, off, 0, rd32(recs + 4) };
+			o->funcs[o->nr_funcs++] = (struct fe_core_func){ (uint32_t)sec, off, 0, bpfrr_get_u32(recs + 4) };
 		}
 	}
 	if (ret)
 		return ret;
 
 	/* line_info: only checked */
-	if ((ret = ext_begin(base, rest, rd32(ext + 16), rd32(ext + 20), LINE_INFO_MIN, "line_info", &w, err,
+	if ((ret = ext_begin(base, rest, bpfrr_get_u32(ext + 16), bpfrr_get_u32(ext + 20), LINE_INFO_MIN, "line_info", &w, err,
 			     err_size)))
 		return ret;
 	while ((ret = ext_next(&w, &name_off, &num, &recs, "line_info", err, err_size)) == 1)
@@ -402,7 +387,7 @@ static int parse_ext(struct fe_core_obj *o, const struct elf_view *e, const uint
 
 	/* core_relo, in headers long enough to have it */
 	if (hdr_len >= BTF_EXT_HDR_CORE) {
-		if ((ret = ext_begin(base, rest, rd32(ext + 24), rd32(ext + 28), CORE_RELO_MIN, "core_relo", &w, err,
+		if ((ret = ext_begin(base, rest, bpfrr_get_u32(ext + 24), bpfrr_get_u32(ext + 28), CORE_RELO_MIN, "core_relo", &w, err,
 				     err_size)))
 			return ret;
 		while ((ret = ext_next(&w, &name_off, &num, &recs, "core_relo", err, err_size)) == 1) {
@@ -411,8 +396,8 @@ static int parse_ext(struct fe_core_obj *o, const struct elf_view *e, const uint
 			if ((sec = prog_sec(o, &cap_secs, e, name, err, err_size)) < 0)
 				return sec;
 			for (i = 0; i < num; i++, recs += w.rec_size) {
-				struct fe_core_relo r = { (uint32_t)sec, rd32(recs), rd32(recs + 4), rd32(recs + 8),
-							  rd32(recs + 12) };
+				struct fe_core_relo r = { (uint32_t)sec, bpfrr_get_u32(recs), bpfrr_get_u32(recs + 4), bpfrr_get_u32(recs + 8),
+							  bpfrr_get_u32(recs + 12) };
 				uint32_t need = 8;
 
 				if (r.insn_off % 8 || r.insn_off >= o->secs[sec].size)
@@ -581,8 +566,8 @@ static bool core_changed_only(const uint8_t *loaded, const uint8_t *orig, bool l
 {
 	uint8_t cls = orig[0] & 0x07;
 
-	if (loaded[0] == INSN_CALL && !loaded[1] && (int32_t)rd32(loaded + 4) == CORE_POISON_IMM)
-		return !ldimm || (loaded[8] == INSN_CALL && (int32_t)rd32(loaded + 12) == CORE_POISON_IMM);
+	if (loaded[0] == INSN_CALL && !loaded[1] && (int32_t)bpfrr_get_u32(loaded + 4) == CORE_POISON_IMM)
+		return !ldimm || (loaded[8] == INSN_CALL && (int32_t)bpfrr_get_u32(loaded + 12) == CORE_POISON_IMM);
 	if (loaded[1] != orig[1])	/* dst_reg, src_reg */
 		return false;
 	if (ldimm)
@@ -608,10 +593,10 @@ struct core_apply {
 /* loaded instruction index where func k of the load ends */
 static uint32_t loaded_func_end(const struct core_apply *a, uint32_t k)
 {
-	uint32_t start = rd32(a->func_info + (size_t)k * a->func_rec), end = a->nr_insns, j;
+	uint32_t start = bpfrr_get_u32(a->func_info + (size_t)k * a->func_rec), end = a->nr_insns, j;
 
 	for (j = 0; j < a->nr_funcs; j++) {
-		uint32_t s = rd32(a->func_info + (size_t)j * a->func_rec);
+		uint32_t s = bpfrr_get_u32(a->func_info + (size_t)j * a->func_rec);
 
 		if (s > start && s < end)
 			end = s;
@@ -630,7 +615,7 @@ static int core_apply(struct core_apply *a, bool restore)
 
 	for (k = 0; k < a->nr_funcs; k++) {
 		const uint8_t *fi = a->func_info + (size_t)k * a->func_rec;
-		uint32_t start = rd32(fi), type_id = rd32(fi + 4), end;
+		uint32_t start = bpfrr_get_u32(fi), type_id = bpfrr_get_u32(fi + 4), end;
 		const struct fe_core_func *fn = NULL;
 
 		for (f = 0; f < o->nr_funcs && !fn; f++)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "caps.h"
 #include "codegen.h"
 #include "emit.h"
@@ -151,22 +152,6 @@ static int find_blob_store(const struct bpfrr_loader *l, uint8_t size, uint32_t 
 			return i;
 	}
 	return -1;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
 }
 
 /* --- IR checks ------------------------------------------------------------------ */
@@ -342,7 +327,7 @@ START_TEST(blob_layout_and_relocations)
 			uint32_t at = (r->buf < 0 ? lc->attr_off : lc->buf_off[r->buf]) + r->offset;
 			int k = find_blob_store(&l, BPF_W, at);
 
-			ck_assert_int_eq(get32(l.blob + at), 0xffffffffu);
+			ck_assert_int_eq(bpfrr_get_u32(l.blob + at), 0xffffffffu);
 			if (r->buf < 0)
 				memset(attr + r->offset, 0xff, 4);
 			/* the value stored comes from the slot's ctx entry */
@@ -450,9 +435,9 @@ START_TEST(nested_user_buffers)
 	ck_assert_uint_eq(l.user_size, 32);
 	ck_assert_uint_eq(l.nr_user_relocs, 1);
 	ck_assert_uint_eq(l.user_relocs[0], 8);
-	ck_assert_uint_eq(get64(l.user + 8), 16);		/* offset of the string in the image */
+	ck_assert_uint_eq(bpfrr_get_u64(l.user + 8), 16);		/* offset of the string in the image */
 	ck_assert_str_eq((char *)l.user + 16, "sys_enter");
-	ck_assert_uint_eq(get64(l.user), 0);
+	ck_assert_uint_eq(bpfrr_get_u64(l.user), 0);
 	ck_assert_uint_eq(l.nr_ptr_fixups, 1);			/* only the attr's pointer */
 	bpfrr_loader_free(&l);
 	bpfrr_ir_free(ir);
