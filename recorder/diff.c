@@ -361,6 +361,8 @@ static int field_cb(void *arg, const struct bpfrr_field *f, const char *path, ui
 	case BPFRR_FIELD_FD:
 		if (!value && (f->flags & BPFRR_FIELDF_FD_OPTIONAL))
 			val = xstrdup("none");
+		else if (bpfrr_abi_fd_gate(fw->cmd, f, fw->attr, fw->attr_len, fw->env))
+			val = xstrdup("none");	/* its flag is not set: the kernel reads no fd there */
 		else
 			val = fd_label(fw->s, (int)(int32_t)value);
 		break;

@@ -19,6 +19,9 @@
 #include "../data/synth_trace.h"
 #include "trace.h"
 
+/* BPF_MAP_CREATE's map_token_fd (6.9), past what the build's <linux/bpf.h> may know */
+#define MAP_TOKEN_FD_OFFSET	76
+
 struct variant {
 	int fd0;		/* B's fds start elsewhere: fds are not compared */
 	bool wide_struct;	/* struct config gets a second member */
@@ -26,6 +29,7 @@ struct variant {
 	int32_t imm;		/* insn 6's r0 = imm */
 	uint32_t max_entries;	/* of map 'counts' */
 	bool extra_map;
+	bool token_junk;	/* map 'counts': map_token_fd holds a live fd, BPF_F_TOKEN_FD unset */
 };
 
 /* BTF: int; struct config { int a; [int b;] }; var targ_pid: int; var cfg: struct config; DATASEC .rodata */
@@ -115,7 +119,12 @@ static void write_load(const char *path, const struct variant *v)
 	a.value_size = 8;
 	a.max_entries = v->max_entries;
 	strcpy(a.map_name, "counts");
-	seq = synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, fd + 2);
+	if (v->token_junk) {
+		int32_t junk = fd;	/* the BTF's fd, in bytes the kernel reads as no fd */
+
+		memcpy((char *)&a + MAP_TOKEN_FD_OFFSET, &junk, sizeof(junk));
+	}
+	seq = synth_bpf(&s, 100, BPF_MAP_CREATE, &a, 80, NULL, NULL, 0, fd + 2);
 	synth_fd(&s, seq, 100, BPFRR_FD_NEW, fd + 2, BPFRR_OBJ_MAP, seq);
 	if (v->extra_map) {
 		strcpy(a.map_name, "extra");
@@ -183,6 +192,22 @@ START_TEST(fds_and_ids_do_not_count)
 }
 END_TEST
 
+/*
+ * A gated fd field whose flag is not set holds no fd the kernel reads: its
+ * bytes are not compared as an object (map_token_fd without BPF_F_TOKEN_FD).
+ */
+START_TEST(gated_fd_is_no_object)
+{
+	struct variant y = base;
+	char *out;
+
+	y.token_junk = true;
+	ck_assert_int_eq(diff_of(&base, &y, false, &out), BPFRR_EXIT_OK);
+	ck_assert_msg(strstr(out, "\nsame: 4 objects and calls match\n"), "%s", out);
+	free(out);
+}
+END_TEST
+
 START_TEST(what_changed_is_named)
 {
 	struct variant y = { .fd0 = 20, .wide_struct = true, .pid = 4242, .imm = 1, .max_entries = 128,
@@ -235,6 +260,7 @@ static Suite *diff_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, fds_and_ids_do_not_count);
 	tcase_add_test(tc, what_changed_is_named);
+	tcase_add_test(tc, gated_fd_is_no_object);
 	suite_add_tcase(s, tc);
 	return s;
 }
