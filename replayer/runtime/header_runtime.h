@@ -757,82 +757,127 @@ static inline char *bpfrr_rt_copy_log(const uint8_t *p, uint32_t len)
  * buffer the kernel wrote into, *log gets a malloc'd copy (log may be NULL).
  */
 /*
- * One rtnetlink request (a whole message, fds and ifindex already in place)
- * sent on a NETLINK_ROUTE socket of its own, with NLM_F_ACK: the kernel
- * handles it inside sendmsg and queues the acknowledgement, whose error is
- * the request's.  0 when it succeeded, 1 when it made a clsact or ingress
- * qdisc that was there already (RTM_NEWQDISC refused with EEXIST: the hook
- * an attachment needs exists, and is not this replay's to remove), -errno.
- * With echo (echo_size bytes), NLM_F_ECHO asks the kernel for what it made
- * (a filter with the priority and handle it chose), copied there, its length
- * in *echo_len (0: none came).
+ * One rtnetlink exchange: req (len bytes, a whole message) sent with its
+ * header's flags set to flags, a sequence number of its own and port 0, on a
+ * NETLINK_ROUTE socket of its own; each message of the answer that carries
+ * that number, other than the end (NLMSG_ERROR, NLMSG_DONE), goes to fn (if
+ * given).  The error of the acknowledgement (NLMSG_ERROR), or 0 at the end
+ * of a dump (NLMSG_DONE); -errno when the exchange itself fails, -EPROTO when
+ * the answer ends without either.
  */
-#define BPFRR_RT_RTM_NEWQDISC	36
-static inline int bpfrr_rt_netlink_echo(uint8_t *msg, uint32_t len, uint8_t *echo, uint32_t echo_size,
-					uint32_t *echo_len)
+typedef void bpfrr_rt_nl_fn(void *arg, const uint8_t *msg, uint32_t len);
+static inline int bpfrr_rt_netlink_talk(uint8_t *req, uint32_t len, uint16_t flags, bpfrr_rt_nl_fn *fn, void *arg)
 {
 	static uint32_t seq = 0x62707272;	/* "bprr" */
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	union {
 		struct nlmsghdr h;
-		uint8_t bytes[8192];
-	} ack;
+		uint8_t bytes[32768];	/* a dump's messages come a page or more at a time */
+	} answer;
 	struct nlmsghdr h;
 	int sock, ret = -EPROTO;
 	ssize_t n;
 
-	if (echo_len)
-		*echo_len = 0;
 	if (len < sizeof(h))
 		return -EINVAL;
-	memcpy(&h, msg, sizeof(h));
-	h.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK | (echo ? NLM_F_ECHO : 0);
+	memcpy(&h, req, sizeof(h));
+	h.nlmsg_flags = flags;
 	h.nlmsg_seq = ++seq;
 	h.nlmsg_pid = 0;
-	memcpy(msg, &h, sizeof(h));
+	memcpy(req, &h, sizeof(h));
 	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (sock < 0)
 		return -errno;
-	if (sendto(sock, msg, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)len) {
+	if (sendto(sock, req, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)len) {
 		ret = -errno;
 		goto out;
 	}
 	for (;;) {
 		uint32_t off = 0;
 
-		n = recv(sock, ack.bytes, sizeof(ack.bytes), 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+		n = recv(sock, answer.bytes, sizeof(answer.bytes), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
 			ret = -errno;
+		if (n <= 0)
 			goto out;
-		}
 		while (off + sizeof(struct nlmsghdr) <= (size_t)n) {
 			struct nlmsghdr r;
 			int32_t err;
 
-			memcpy(&r, ack.bytes + off, sizeof(r));
+			memcpy(&r, answer.bytes + off, sizeof(r));
 			if (r.nlmsg_len < sizeof(r) || r.nlmsg_len > (size_t)n - off)
 				break;
-			if (r.nlmsg_type == NLMSG_ERROR && r.nlmsg_seq == h.nlmsg_seq &&
-			    r.nlmsg_len >= sizeof(r) + 4) {
-				memcpy(&err, ack.bytes + off + sizeof(r), 4);
-				ret = err;
-				if (ret == -EEXIST && h.nlmsg_type == BPFRR_RT_RTM_NEWQDISC)
-					ret = 1;
-				goto out;
-			}
-			/* the echo of what the request made: the same type, its sequence number */
-			if (echo && r.nlmsg_type == h.nlmsg_type && r.nlmsg_seq == h.nlmsg_seq &&
-			    r.nlmsg_len <= echo_size && echo_len && !*echo_len) {
-				memcpy(echo, ack.bytes + off, r.nlmsg_len);
-				*echo_len = r.nlmsg_len;
+			if (r.nlmsg_seq == h.nlmsg_seq) {
+				if (r.nlmsg_type == NLMSG_ERROR && r.nlmsg_len >= sizeof(r) + 4) {
+					memcpy(&err, answer.bytes + off + sizeof(r), 4);
+					ret = err;
+					goto out;
+				}
+				if (r.nlmsg_type == NLMSG_DONE) {
+					ret = 0;
+					goto out;
+				}
+				if (fn)
+					fn(arg, answer.bytes + off, r.nlmsg_len);
 			}
 			off += NLMSG_ALIGN(r.nlmsg_len);
 		}
 	}
 out:
 	close(sock);
+	return ret;
+}
+
+/* Where bpfrr_rt_netlink_echo() keeps the kernel's echo of what a request made. */
+struct bpfrr_rt_nl_echo {
+	uint16_t type;		/* the request's: the echo has the same */
+	uint8_t *buf;
+	uint32_t size, *len;
+};
+
+static inline void bpfrr_rt_nl_keep_echo(void *arg, const uint8_t *msg, uint32_t len)
+{
+	struct bpfrr_rt_nl_echo *e = arg;
+	uint16_t type;
+
+	memcpy(&type, msg + 4, sizeof(type));	/* nlmsghdr: len at 0, type at 4 */
+	if (type == e->type && len <= e->size && !*e->len) {
+		memcpy(e->buf, msg, len);
+		*e->len = len;
+	}
+}
+
+/*
+ * One rtnetlink request (a whole message, fds and ifindex already in place)
+ * with NLM_F_ACK (bpfrr_rt_netlink_talk()): the kernel handles it inside
+ * sendmsg and queues the acknowledgement, whose error is the request's.  0
+ * when it succeeded, 1 when it made a clsact or ingress qdisc that was there
+ * already (RTM_NEWQDISC refused with EEXIST: the hook an attachment needs
+ * exists, and is not this replay's to remove), -errno.  With echo
+ * (echo_size bytes), NLM_F_ECHO asks the kernel for what it made (a filter
+ * with the priority and handle it chose), copied there, its length in
+ * *echo_len (0: none came).
+ */
+#define BPFRR_RT_RTM_NEWQDISC	36
+static inline int bpfrr_rt_netlink_echo(uint8_t *msg, uint32_t len, uint8_t *echo, uint32_t echo_size,
+					uint32_t *echo_len)
+{
+	struct bpfrr_rt_nl_echo e = { .buf = echo, .size = echo_size, .len = echo_len };
+	struct nlmsghdr h;
+	int ret;
+
+	if (echo_len)
+		*echo_len = 0;
+	if (len < sizeof(h))
+		return -EINVAL;
+	memcpy(&h, msg, sizeof(h));
+	e.type = h.nlmsg_type;
+	ret = bpfrr_rt_netlink_talk(msg, len, h.nlmsg_flags | NLM_F_REQUEST | NLM_F_ACK | (echo ? NLM_F_ECHO : 0),
+				    echo && echo_len ? bpfrr_rt_nl_keep_echo : NULL, &e);
+	if (ret == -EEXIST && h.nlmsg_type == BPFRR_RT_RTM_NEWQDISC)
+		ret = 1;
 	return ret;
 }
 

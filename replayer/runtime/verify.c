@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <linux/netlink.h>
-#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include "bpf_abi.h"
 #include "core_reloc.h"
 #include "exec.h"
+#include "header_runtime.h"
 #include "kernel_build.h"
 #include "netlink.h"
 #include "prog_tag.h"
@@ -771,62 +771,31 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 
 typedef void nl_answer_fn(void *arg, const struct bpfrr_nl_msg *m);
 
+struct nl_answer {
+	nl_answer_fn *fn;
+	void *arg;
+};
+
+/* one message of the answer, decoded for the asker */
+static void nl_decode_answer(void *arg, const uint8_t *msg, uint32_t len)
+{
+	struct nl_answer *a = arg;
+	struct bpfrr_nl_msg m;
+
+	if (bpfrr_nl_decode(msg, len, &m, 1) == 1)
+		a->fn(a->arg, &m);
+}
+
 /*
- * Ask the kernel: req (len bytes, a GET request, a dump if dump) on a
- * NETLINK_ROUTE socket of our own; fn sees each message of the answer.
- * 0, or -errno (the kernel's error for the request).
+ * Ask the kernel: req (len bytes, a GET request, a dump if dump) through the
+ * runtime's rtnetlink exchange; fn sees each message of the answer.  0, or
+ * -errno (the kernel's error for the request).
  */
 static int nl_ask(uint8_t *req, uint32_t len, bool dump, nl_answer_fn *fn, void *arg)
 {
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	static uint8_t buf[32768];
-	struct nlmsghdr h;
-	int sock, ret = 0;
-	bool done = false;
+	struct nl_answer a = { fn, arg };
 
-	memcpy(&h, req, sizeof(h));
-	h.nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
-	h.nlmsg_seq = 0x76657269;	/* "veri" */
-	memcpy(req, &h, sizeof(h));
-	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (sock < 0)
-		return -errno;
-	if (sendto(sock, req, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)len)
-		ret = -errno;
-	while (!ret && !done) {
-		ssize_t n = recv(sock, buf, sizeof(buf), 0);
-		size_t off = 0;
-
-		if (n < 0) {
-			ret = errno == EINTR ? 0 : -errno;
-			continue;
-		}
-		while (!done && off + sizeof(struct nlmsghdr) <= (size_t)n) {
-			struct nlmsghdr a;
-			struct bpfrr_nl_msg m;
-			int32_t err;
-
-			memcpy(&a, buf + off, sizeof(a));
-			if (a.nlmsg_len < sizeof(a) || a.nlmsg_len > (size_t)n - off)
-				break;
-			if (a.nlmsg_type == NLMSG_DONE) {
-				done = true;
-			} else if (a.nlmsg_type == NLMSG_ERROR) {
-				if (a.nlmsg_len >= sizeof(a) + 4) {
-					memcpy(&err, buf + off + sizeof(a), 4);
-					ret = err;
-				}
-				done = true;
-			} else if (bpfrr_nl_decode(buf + off, a.nlmsg_len, &m, 1) == 1) {
-				fn(arg, &m);
-			}
-			off += NLMSG_ALIGN(a.nlmsg_len);
-		}
-		if (!n)
-			done = true;
-	}
-	close(sock);
-	return ret;
+	return bpfrr_rt_netlink_talk(req, len, NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK), nl_decode_answer, &a);
 }
 
 struct nl_found {
