@@ -3,7 +3,11 @@
 # busybox sh). Each test records a real loader with `bpfrr record` and checks
 # the trace through record_tracecat, which prints one line per record.
 
-. "$(dirname "$0")/fixtures-lib.sh"
+# next to this file: the test's own directory, or the image's when a script
+# elsewhere sources it (bench/guest/corpus.sh)
+rl_dir=$(dirname "$0")
+[ -f "$rl_dir/fixtures-lib.sh" ] || rl_dir=${BPFRR_ROOT:-/opt/bpfrr}/tests/guest
+. "$rl_dir/fixtures-lib.sh"
 
 ROOT=${BPFRR_ROOT:-/opt/bpfrr}
 BPFRR=$ROOT/bpfrr
@@ -342,5 +346,19 @@ dump_calls() {
 			out = out " " want[i] "=" sort_flags(v)
 		}
 		print out
+	}' "$1"
+}
+
+# without_late_reads CALLS: CALLS without the map reads made after the last
+# attachment (perf_event_open, BPF_LINK_CREATE, BPF_RAW_TRACEPOINT_OPEN,
+# BPF_PROG_ATTACH), whose number depends on what the programs saw.
+without_late_reads() {
+	awk '
+	{ line[NR] = $0 }
+	/^(perf_event_open|BPF_LINK_CREATE|BPF_RAW_TRACEPOINT_OPEN|BPF_PROG_ATTACH) / { last = NR }
+	END {
+		for (i = 1; i <= NR; i++)
+			if (i <= last || line[i] !~ /^BPF_MAP_(GET_NEXT_KEY|LOOKUP_ELEM|DELETE_ELEM|LOOKUP_BATCH|LOOKUP_AND_DELETE_BATCH) /)
+				print line[i]
 	}' "$1"
 }

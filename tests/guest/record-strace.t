@@ -25,20 +25,6 @@
 
 pins=/sys/fs/bpf/record-strace
 
-# without_late_reads CALLS: CALLS without the map reads made after the last
-# attachment (perf_event_open, BPF_LINK_CREATE, BPF_RAW_TRACEPOINT_OPEN,
-# BPF_PROG_ATTACH), whose number depends on what the programs saw.
-without_late_reads() {
-	awk '
-	{ line[NR] = $0 }
-	/^(perf_event_open|BPF_LINK_CREATE|BPF_RAW_TRACEPOINT_OPEN|BPF_PROG_ATTACH) / { last = NR }
-	END {
-		for (i = 1; i <= NR; i++)
-			if (i <= last || line[i] !~ /^BPF_MAP_(GET_NEXT_KEY|LOOKUP_ELEM|DELETE_ELEM|LOOKUP_BATCH|LOOKUP_AND_DELETE_BATCH) /)
-				print line[i]
-	}' "$1"
-}
-
 # agree NAME CMD...: record CMD, run it again under strace, compare.
 agree() {
 	name=$1

@@ -1,0 +1,306 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# bench/guest/corpus.sh: the guest half of bench/corpus (busybox sh, in a
+# bpfrr guest; tests/guest/corpus-ci.t runs it too).
+#
+#   sh corpus.sh OUT LIST [NAME...]
+#
+# For each loader of LIST (bench/corpus.list: NAME | GROUP | COMMAND |
+# TRIGGERS | RESET | NOTE), or only those NAMEd, in list order:
+#   1. bare: COMMAND run alone. It loaded if it exited 0, or was stopped by
+#      our SIGINT (status 130) after printing a line; else its last stderr
+#      line says why. A loader that did not load stops here.
+#   2. `bpfrr record -o TRACE -- COMMAND` (exit 0 or 130 as above);
+#   3. `bpfrr dump --json TRACE` against `strace -f -v -e
+#      trace=bpf,perf_event_open COMMAND`, reduced to one line per call as
+#      tests/guest/record-strace.t does (tests/guest/record-lib.sh):
+#      "equal", "late" (equal but for the map reads after the last
+#      attachment, whose number depends on the events), or "differs";
+#   4. `bpfrr translate --explain -o BUNDLE TRACE`;
+#   5. `bpfrr replay --verify BUNDLE -- sh corpus.sh --held ...`: while the
+#      replay holds its objects, with BPF stats on, the triggers run (every
+#      loader gets an exec, file opens and stats, getppid and short sleeps;
+#      TRIGGERS adds block I/O, a TCP connection, ...) until every program the
+#      replay attached (the verify table's link and netlink rows) has a
+#      run_cnt above 0, or 10 rounds went by.
+# RESET runs before each of the runs of steps 1, 2, 3 and 5, and at the end.
+# Each loader leaves OUT/NAME.res, "KEY VALUE" lines (the host half reads
+# them; "done 1" last), and its files in OUT/NAME/ (outputs, trace, calls,
+# explanation, replay report). OUT/guest-uname is the kernel's release.
+
+root=${BPFRR_ROOT:-/opt/bpfrr}
+BPFRR=$root/bpfrr
+FX=$root/fixtures
+IP=/usr/sbin/ip
+RUNCNT=$root/tests/guest/translate-runcnt
+me=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+
+# --- triggers: what makes the replayed programs run ----------------------------------------
+loopfile=/tmp/corpus.loop loopdev= ext4dir=/tmp/corpus-ext4 ext4loop= tcpport=7700
+
+trigger_common() {
+	cat /proc/self/stat /proc/version >/dev/null	# openat, vfs_read
+	ls -l / >/dev/null				# stat calls
+	sh -c 'exit 0'					# fork, exec, exit
+	"$root/tests/host/syscall_loop" 10 --open /proc/version	# getppid, open(2)
+	sleep 0.05					# scheduler switches and wakeups
+}
+trigger_block() {
+	[ -n "$loopdev" ] || return 0
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if="$loopdev" of=/dev/null bs=4096 count=8 skip=$(( (round * 8) % 2000 )) 2>/dev/null
+	dd if=/dev/zero of="$loopdev" bs=4096 count=1 seek=$(( round % 2000 )) conv=fsync 2>/dev/null
+}
+trigger_tcp() {
+	tcpport=$((tcpport + 1))
+	timeout 3 nc -l -p "$tcpport" >/dev/null 2>&1 &
+	sleep 0.2
+	echo corpus | timeout 2 nc 127.0.0.1 "$tcpport" >/dev/null 2>&1
+	wait 2>/dev/null
+	# IPv6 too where the kernel has it (tcp_v6_connect, inet6_bind)
+	if [ -e /proc/net/if_inet6 ]; then
+		tcpport=$((tcpport + 1))
+		timeout 3 nc -l -p "$tcpport" >/dev/null 2>&1 &
+		sleep 0.2
+		echo corpus | timeout 2 nc ::1 "$tcpport" >/dev/null 2>&1
+		wait 2>/dev/null
+	fi
+}
+trigger_ext4() {
+	[ -n "$ext4loop" ] || return 0
+	echo "round $round" >"$ext4dir/f" && sync
+	echo 3 >/proc/sys/vm/drop_caches
+	cat "$ext4dir/f" >/dev/null
+	rm -f "$ext4dir/f"
+}
+trigger_signal() {
+	sleep 5 &
+	kill $! 2>/dev/null
+	wait 2>/dev/null
+}
+trigger_mount() {
+	mkdir -p /tmp/corpus-mnt
+	mount -t tmpfs corpus /tmp/corpus-mnt 2>/dev/null && umount /tmp/corpus-mnt
+}
+trigger_veth() {
+	ping -c 1 -W 1 10.98.0.2 >/dev/null 2>&1
+}
+trigger_none() { :; }
+
+# veth_pair: a fresh veth pair cpA-cpB, up, 10.98.0.1/24 on cpA (RESET of the iproute2 rows:
+# a new pair has no XDP program, qdisc or filter)
+veth_pair() {
+	$IP link del cpA 2>/dev/null
+	$IP link add cpA type veth peer name cpB && $IP link set cpA up && $IP link set cpB up &&
+		$IP addr add 10.98.0.1/24 dev cpA
+}
+
+# --- the held part: run by the replay while it holds the objects -----------------------------
+# sh corpus.sh --held D TRIGGERS: D/replay is the replay's report (its verify table is
+# out before the command runs); writes D/ran: "ran N", "attached M", "notran ID..."
+if [ "${1:-}" = --held ]; then
+	d=$2 trig=$3
+	# the programs the replay attached: link rows ("prog  slot N: id M") and netlink rows
+	# ("attached  id M  id M  ok (at dev ...)")
+	ids=$(awk '$3 == "prog" && $4 == "slot" && $6 == "id" { print $7 }
+		   $3 == "attached" && $4 == "id" { print $5 }' "$d/replay" | sort -un)
+	echo 1 >/proc/sys/kernel/bpf_stats_enabled
+	if [ -e /tmp/corpus.loopdev ]; then loopdev=$(cat /tmp/corpus.loopdev); fi
+	if [ -e /tmp/corpus.ext4loop ]; then ext4loop=$(cat /tmp/corpus.ext4loop); fi
+	pending=$ids round=0 ran=0
+	while [ -n "$pending" ] && [ $round -lt 10 ]; do
+		trigger_common
+		for t in $trig; do
+			case $t in -) ;; *) "trigger_$t" ;; esac
+		done
+		left=
+		for id in $pending; do
+			cnt=$("$RUNCNT" "$id" 2>/dev/null | awk '{ print $2 }')
+			if [ -n "$cnt" ] && [ "$cnt" -gt 0 ]; then ran=$((ran + 1)); else left="$left $id"; fi
+		done
+		pending=$left
+		round=$((round + 1))
+	done
+	echo 0 >/proc/sys/kernel/bpf_stats_enabled
+	{
+		echo "ran $ran"
+		echo "attached $(echo $ids | wc -w)"
+		echo "rounds $round"
+		echo "notran$pending"
+		# the programs not run, by name
+		for id in $pending; do
+			bpftool prog show id "$id" 2>/dev/null | sed -n '1s/^[0-9]*: *\([a-z_]*\) *name \([^ ]*\).*/notran_name \2 (\1)/p'
+		done
+	} >"$d/ran"
+	exit 0
+fi
+
+# --- the runs -----------------------------------------------------------------------------
+out=$1 list=$2
+shift 2
+only=" $* "
+[ -d "$out" ] || mkdir -p "$out" || exit 1
+[ -r "$list" ] || { echo "corpus: no list $list" >&2; exit 1; }
+. "$root/tests/guest/record-lib.sh"
+work=${TMPDIR:-/tmp}/corpus.$$
+mkdir -p "$work" || exit 1
+uname -r >"$out/guest-uname"
+
+# the devices the triggers use, once: lo up, a loop device, an ext4 mount on another
+$IP link set lo up 2>/dev/null
+if dd if=/dev/zero of="$loopfile" bs=1M count=8 2>/dev/null; then
+	for d in /dev/loop0 /dev/loop1 /dev/loop2 /dev/loop3; do
+		losetup "$d" "$loopfile" 2>/dev/null && { loopdev=$d; break; }
+	done
+fi
+echo "$loopdev" >/tmp/corpus.loopdev
+mkdir -p "$ext4dir"
+if dd if=/dev/zero of=/tmp/corpus.ext4 bs=1M count=8 2>/dev/null; then
+	for d in /dev/loop1 /dev/loop2 /dev/loop3 /dev/loop4; do
+		[ "$d" = "$loopdev" ] && continue
+		losetup "$d" /tmp/corpus.ext4 2>/dev/null || continue
+		# busybox makes ext2; the ext4 driver mounts it as ext4
+		if mke2fs -q "$d" >/dev/null 2>&1 && mount -t ext4 "$d" "$ext4dir" 2>"$out/ext4.err"; then
+			ext4loop=$d
+		else
+			losetup -d "$d"
+		fi
+		break
+	done
+fi
+echo "$ext4loop" >/tmp/corpus.ext4loop
+echo "loopdev ${loopdev:-none}" >"$out/triggers"
+echo "ext4 ${ext4loop:-none}" >>"$out/triggers"
+
+trim() { echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
+# last_line FILE: its last non-empty line, one line, at most 200 characters
+last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-200; }
+reset_state() { [ "$reset" = - ] || eval "$reset" >/dev/null 2>&1; }
+# ok_status RC [OUT]: a run that loaded: 0, or 130 (our SIGINT) after a first line of output
+ok_status() { [ "$1" = 0 ] || { [ "$1" = 130 ] && [ -s "$2" ]; }; }
+
+run_one() {
+	d=$work/$name
+	rm -rf "$d"
+	mkdir -p "$d"
+	res=$out/$name.res
+	: >"$res"
+	echo "group $group" >>"$res"
+	start=$(date +%s)
+
+	# 1. bare
+	reset_state
+	eval "$cmd" >"$d/bare.out" 2>"$d/bare.err" </dev/null
+	rc=$?
+	echo "bare_rc $rc" >>"$res"
+	if ok_status "$rc" "$d/bare.out"; then
+		echo "bare loaded" >>"$res"
+	else
+		echo "bare no" >>"$res"
+		why=$(last_line "$d/bare.err")
+		[ -n "$why" ] || why="exit $rc, nothing on stderr"
+		echo "bare_why $why" >>"$res"
+		return
+	fi
+
+	# 2. record
+	reset_state
+	eval "\"\$BPFRR\" record -o \"\$d/trace\" -- $cmd" >"$d/rec.out" 2>"$d/rec.err" </dev/null
+	rc=$?
+	echo "record_rc $rc" >>"$res"
+	if ! ok_status "$rc" "$d/rec.out" || [ ! -s "$d/trace" ]; then
+		echo "record_why $(last_line "$d/rec.err")" >>"$res"
+		return
+	fi
+
+	# 3. the dump's calls against strace's
+	if "$BPFRR" dump --json "$d/trace" >"$d/dump.json" 2>"$d/dump.err"; then
+		dump_calls "$d/dump.json" >"$d/rec.calls"
+		rm -f "$d/dump.json"
+		reset_state
+		eval "strace -f -qq -v -e trace=bpf,perf_event_open -o \"\$d/st\" $cmd" >"$d/st.out" 2>"$d/st.err" </dev/null
+		rc=$?
+		strace_calls "$d/st" >"$d/st.calls"
+		echo "strace_rc $rc" >>"$res"
+		echo "rec_counts $(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$d/rec.calls" | sort | tr '\n' ' ')" >>"$res"
+		echo "st_counts $(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$d/st.calls" | sort | tr '\n' ' ')" >>"$res"
+		echo "calls $(wc -l <"$d/rec.calls")" >>"$res"
+		if ! ok_status "$rc" "$d/st.out"; then
+			echo "strace failed" >>"$res"
+			echo "strace_why strace exited $rc: $(last_line "$d/st.err")" >>"$res"
+		elif grep -q '^unparsed' "$d/st.calls"; then
+			echo "strace differs" >>"$res"
+			echo "strace_why $(grep -c '^unparsed' "$d/st.calls") strace lines not read: $(grep -m1 '^unparsed' "$d/st.calls" | cut -c1-120)" >>"$res"
+		elif [ ! -s "$d/rec.calls" ]; then
+			echo "strace differs" >>"$res"
+			echo "strace_why no bpf() call in the dump" >>"$res"
+		elif cmp -s "$d/st.calls" "$d/rec.calls"; then
+			echo "strace equal" >>"$res"
+		else
+			without_late_reads "$d/st.calls" >"$d/st.setup"
+			without_late_reads "$d/rec.calls" >"$d/rec.setup"
+			if cmp -s "$d/st.setup" "$d/rec.setup"; then
+				echo "strace late" >>"$res"
+			else
+				diff "$d/st.calls" "$d/rec.calls" >"$d/calls.diff"
+				echo "strace differs" >>"$res"
+				echo "strace_why $(grep -c '^<' "$d/calls.diff") strace-only, $(grep -c '^>' "$d/calls.diff") record-only lines; first: $(grep -m1 '^[<>]' "$d/calls.diff" | cut -c1-140)" >>"$res"
+			fi
+		fi
+	else
+		echo "strace failed" >>"$res"
+		echo "strace_why bpfrr dump --json failed: $(last_line "$d/dump.err")" >>"$res"
+	fi
+
+	# 4. translate
+	timeout -s KILL 120 "$BPFRR" translate --explain -o "$d/bundle" "$d/trace" >"$d/explain" 2>"$d/translate.err"
+	rc=$?
+	echo "translate_rc $rc" >>"$res"
+	if [ "$rc" != 0 ] || [ ! -s "$d/bundle" ]; then
+		echo "translate_why $(last_line "$d/translate.err")" >>"$res"
+		return
+	fi
+	echo "translate_summary $(tail -n 1 "$d/explain")" >>"$res"
+
+	# 5. replay, verified, its attached programs run by the triggers
+	reset_state
+	timeout -s KILL 300 "$BPFRR" replay --verify "$d/bundle" -- sh "$me" --held "$d" "$trig" \
+		>"$d/replay" 2>"$d/replay.err"
+	rc=$?
+	echo "replay_rc $rc" >>"$res"
+	line=$(grep -m1 '^verify: [0-9]* checks,' "$d/replay")
+	if [ -z "$line" ]; then
+		echo "replay_why $(last_line "$d/replay.err")" >>"$res"
+	else
+		echo "$line" | awk '{ print "checks " $2; print "mismatches " $4; print "unchecked " $6 }' >>"$res"
+		grep '  mismatch$' "$d/replay" | head -n 3 | sed 's/^ */mismatch_row /; s/  */ /g' >>"$res"
+	fi
+	sed -n 's/^replay: [0-9]* calls: \([0-9]*\) in kernel.*, \([0-9]*\) in user space.*/kernel_calls \1 user_calls \2/p' "$d/replay" |
+		awk '{ print $1, $2; print $3, $4 }' >>"$res"
+	[ -f "$d/ran" ] && cat "$d/ran" >>"$res"
+}
+
+while IFS='|' read -r name group cmd trig reset note; do
+	name=$(trim "$name")
+	case "$name" in '' | '#'*) continue ;; esac
+	[ "$only" = "  " ] || case "$only" in *" $name "*) ;; *) continue ;; esac
+	group=$(trim "$group") cmd=$(trim "$cmd") trig=$(trim "$trig") reset=$(trim "$reset")
+	[ -n "$trig" ] || trig=-
+	[ -n "$reset" ] || reset=-
+	echo "corpus: $name" >&2
+	t0=$(date +%s)
+	run_one </dev/null
+	reset_state
+	echo "seconds $(( $(date +%s) - t0 ))" >>"$out/$name.res"
+	echo "done 1" >>"$out/$name.res"
+	# the files of this loader, for --keep (the trace included; its bundle is made again
+	# from it by bpfrr translate)
+	rm -f "$work/$name/bundle"
+	mkdir -p "$out/$name" && cp "$work/$name"/* "$out/$name/" 2>/dev/null
+	rm -rf "$work/$name"
+done <"$list"
+
+[ -z "$ext4loop" ] || { umount "$ext4dir"; losetup -d "$ext4loop"; }
+[ -z "$loopdev" ] || losetup -d "$loopdev"
+rm -rf "$work" "$loopfile" /tmp/corpus.ext4 /tmp/corpus.loopdev /tmp/corpus.ext4loop
+echo "corpus: done" >&2
