@@ -42,7 +42,8 @@ trigger_common() {
 	cat /proc/self/stat /proc/version >/dev/null	# openat, vfs_read
 	ls -l / >/dev/null				# stat calls
 	sh -c 'exit 0'					# fork, exec, exit
-	"$root/tests/host/syscall_loop" 10 --open /proc/version	# getppid, open(2)
+	"$root/tests/host/syscall_loop" 10 --open /proc/version --signal0	# getppid, open(2), tkill, tgkill
+	echo corpus >/tmp/corpus.file && rm /tmp/corpus.file	# a file made and removed
 	sleep 0.05					# scheduler switches and wakeups
 }
 trigger_block() {
@@ -176,8 +177,16 @@ trim() { echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 # last_line FILE: its last non-empty line, one line, at most 200 characters
 last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-200; }
 reset_state() { [ "$reset" = - ] || eval "$reset" >/dev/null 2>&1; }
-# ok_status RC [OUT]: a run that loaded: 0, or 130 (our SIGINT) after a first line of output
-ok_status() { [ "$1" = 0 ] || { [ "$1" = 130 ] && [ -s "$2" ]; }; }
+# ok_status RC OUT ERR: a run that loaded: 0, or 130 (our SIGINT) after a first line of
+# output; but exit 0 with nothing on stdout and an error on stderr did not (biotop and
+# llcstat exit 0 when they fail to attach; ip, tc and bpftool print nothing when they succeed)
+ok_status() {
+	case "$1" in
+	0) [ -s "$2" ] || [ ! -s "$3" ] ;;
+	130) [ -s "$2" ] ;;
+	*) false ;;
+	esac
+}
 
 run_one() {
 	d=$work/$name
@@ -193,7 +202,7 @@ run_one() {
 	eval "$cmd" >"$d/bare.out" 2>"$d/bare.err" </dev/null
 	rc=$?
 	echo "bare_rc $rc" >>"$res"
-	if ok_status "$rc" "$d/bare.out"; then
+	if ok_status "$rc" "$d/bare.out" "$d/bare.err"; then
 		echo "bare loaded" >>"$res"
 	else
 		echo "bare no" >>"$res"
@@ -208,7 +217,7 @@ run_one() {
 	eval "\"\$BPFRR\" record -o \"\$d/trace\" -- $cmd" >"$d/rec.out" 2>"$d/rec.err" </dev/null
 	rc=$?
 	echo "record_rc $rc" >>"$res"
-	if ! ok_status "$rc" "$d/rec.out" || [ ! -s "$d/trace" ]; then
+	if ! ok_status "$rc" "$d/rec.out" "$d/rec.err" || [ ! -s "$d/trace" ]; then
 		echo "record_why $(last_line "$d/rec.err")" >>"$res"
 		return
 	fi
@@ -225,7 +234,7 @@ run_one() {
 		echo "rec_counts $(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$d/rec.calls" | sort | tr '\n' ' ')" >>"$res"
 		echo "st_counts $(awk '{ n[$1]++ } END { for (c in n) print c "=" n[c] }' "$d/st.calls" | sort | tr '\n' ' ')" >>"$res"
 		echo "calls $(wc -l <"$d/rec.calls")" >>"$res"
-		if ! ok_status "$rc" "$d/st.out"; then
+		if ! ok_status "$rc" "$d/st.out" "$d/st.err"; then
 			echo "strace failed" >>"$res"
 			echo "strace_why strace exited $rc: $(last_line "$d/st.err")" >>"$res"
 		elif grep -q '^unparsed' "$d/st.calls"; then
