@@ -42,8 +42,10 @@ trigger_common() {
 	cat /proc/self/stat /proc/version >/dev/null	# openat, vfs_read
 	ls -l / >/dev/null				# stat calls
 	sh -c 'exit 0'					# fork, exec, exit
-	"$root/tests/host/syscall_loop" 10 --open /proc/version --signal0	# getppid, open(2), tkill, tgkill
-	echo corpus >/tmp/corpus.file && rm /tmp/corpus.file	# a file made and removed
+	# getppid, open(2), a file made by mknod(2) and removed, tkill, tgkill
+	"$root/tests/host/syscall_loop" 10 --open /proc/version --mknod /tmp/corpus.node --signal0
+	# a file written, fsync'd, removed
+	dd if=/dev/zero of=/tmp/corpus.file bs=512 count=1 conv=fsync 2>/dev/null && rm /tmp/corpus.file
 	sleep 0.05					# scheduler switches and wakeups
 }
 trigger_block() {
@@ -147,6 +149,10 @@ work=${TMPDIR:-/tmp}/corpus.$$
 mkdir -p "$work" || exit 1
 uname -r >"$out/guest-uname"
 
+# tracefs where the tools look for it (statsnoop checks that its tracepoints exist there,
+# and leaves out those it does not find)
+grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts || mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 # the devices the triggers use, once: lo up, a loop device, an ext4 mount on another
 $IP link set lo up 2>/dev/null
 if dd if=/dev/zero of="$loopfile" bs=1M count=8 2>/dev/null; then
@@ -173,6 +179,7 @@ echo "$ext4loop" >/tmp/corpus.ext4loop
 echo "loopdev ${loopdev:-none}" >"$out/triggers"
 echo "ext4 ${ext4loop:-none}" >>"$out/triggers"
 
+val_of() { sed -n "s/^$2 //p" "$1" | head -n 1; }
 trim() { echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 # last_line FILE: its last non-empty line, one line, at most 200 characters
 last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-200; }
@@ -186,6 +193,23 @@ ok_status() {
 	130) [ -s "$2" ] ;;
 	*) false ;;
 	esac
+}
+
+# diff_counts RES: "CMD strace N, recorded M" for each command whose counts differ
+diff_counts() {
+	awk '$1 == "rec_counts" || $1 == "st_counts" {
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if ($1 == "rec_counts") r[kv[1]] = kv[2]; else s[kv[1]] = kv[2]
+			seen[kv[1]] = 1
+		}
+	}
+	END {
+		for (c in seen)
+			if (r[c] + 0 != s[c] + 0)
+				out = out sprintf("%s%s strace %d, recorded %d", out == "" ? "" : ", ", c, s[c], r[c])
+		print out
+	}' "$1"
 }
 
 run_one() {
@@ -251,9 +275,12 @@ run_one() {
 			if cmp -s "$d/st.setup" "$d/rec.setup"; then
 				echo "strace late" >>"$res"
 			else
-				diff "$d/st.calls" "$d/rec.calls" >"$d/calls.diff"
+				diff -U0 "$d/st.calls" "$d/rec.calls" >"$d/calls.diff"
 				echo "strace differs" >>"$res"
-				echo "strace_why $(grep -c '^<' "$d/calls.diff") strace-only, $(grep -c '^>' "$d/calls.diff") record-only lines; first: $(grep -m1 '^[<>]' "$d/calls.diff" | cut -c1-140)" >>"$res"
+				# the commands whose counts differ, else the first line that does
+				counts=$(diff_counts "$res")
+				[ -n "$counts" ] || counts="same counts; first difference: $(grep -m1 '^[-+][^-+]' "$d/calls.diff" | cut -c1-140)"
+				echo "strace_why $(grep -c '^-[^-]' "$d/calls.diff") strace-only, $(grep -c '^+[^+]' "$d/calls.diff") record-only lines; $counts" >>"$res"
 			fi
 		fi
 	else
@@ -286,6 +313,12 @@ run_one() {
 	fi
 	sed -n 's/^replay: [0-9]* calls: \([0-9]*\) in kernel.*, \([0-9]*\) in user space.*/kernel_calls \1 user_calls \2/p' "$d/replay" |
 		awk '{ print $1, $2; print $3, $4 }' >>"$res"
+	# why the calls made from user space are there (the plan says it of each)
+	if [ "$(val_of "$res" user_calls)" != 0 ] && [ -n "$(val_of "$res" user_calls)" ]; then
+		"$BPFRR" replay --plan --json "$d/bundle" 2>/dev/null | grep -o '"why_user":"[^"]*"' |
+			sed 's/^"why_user":"//; s/"$//' | sort | uniq -c |
+			awk '{ n = $1; $1 = ""; sub(/^ /, ""); print "user_why " n "x " $0 }' >>"$res"
+	fi
 	[ -f "$d/ran" ] && cat "$d/ran" >>"$res"
 }
 
