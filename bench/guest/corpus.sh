@@ -71,9 +71,12 @@ trigger_tcp() {
 }
 trigger_ext4() {
 	[ -n "$ext4loop" ] || return 0
-	echo "round $round" >"$ext4dir/f" && sync
+	# write, fsync (the fs's fsync), read with read(2) (busybox cat uses sendfile, which
+	# reaches the fs's splice_read, not its read_iter), stat, remove
+	dd if=/dev/zero of="$ext4dir/f" bs=4096 count=4 conv=fsync 2>/dev/null
 	echo 3 >/proc/sys/vm/drop_caches
-	cat "$ext4dir/f" >/dev/null
+	dd if="$ext4dir/f" of=/dev/null bs=4096 2>/dev/null
+	ls -l "$ext4dir/f" >/dev/null
 	rm -f "$ext4dir/f"
 }
 trigger_signal() {
