@@ -152,10 +152,6 @@ work=${TMPDIR:-/tmp}/corpus.$$
 mkdir -p "$work" || exit 1
 uname -r >"$out/guest-uname"
 
-# tracefs where the tools look for it (statsnoop checks that its tracepoints exist there,
-# and leaves out those it does not find)
-grep -q ' /sys/kernel/debug debugfs ' /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-grep -q ' /sys/kernel/tracing tracefs ' /proc/mounts || mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 # the devices the triggers use, once: lo up, a loop device, an ext4 mount on another
 $IP link set lo up 2>/dev/null
 if dd if=/dev/zero of="$loopfile" bs=1M count=8 2>/dev/null; then
