@@ -42,7 +42,7 @@ if translate_and_replay pinmaps "" none bpftool prog load "$FX/fx_onemap.bpf.o" 
 	[ -n "$tag" ] && [ "$(tag_at "$dir/p1")" = "$tag" ] && [ -e "$dir/m1/onemap" ] &&
 		pass "pinmaps: the replay pinned the program (tag $tag) and its map in the directory it made again" ||
 		fail "pinmaps: after the replay: $(find "$dir" -mindepth 1), tag '$(tag_at "$dir/p1")' (recorded '$tag')"
-	grep -q "mkdir  *path slot [0-9]*: a directory on a bpffs the replayer makes: $dir/m1" pinmaps.explain ||
+	grep -q "mkdir[at]*  *path slot [0-9]*: a directory on a bpffs the replayer makes: $dir/m1" pinmaps.explain ||
 		fail "pinmaps: --explain has no directory slot for $dir/m1"
 fi
 rm -rf "$dir/p1" "$dir/m1"
