@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,7 @@ void bpfrr_replay_close(struct bpfrr_replay *r)
 	close_all(r);
 	free(r->fds);
 	free(r->made_dirs);
+	free(r->pin_was_free);
 	free(r->nl_done);
 	free(r->log);
 	bpfrr_symbols_free(r->syms);
@@ -514,6 +517,123 @@ static void remove_made_dirs(struct bpfrr_replay *r)
 			r->made_dirs[i] = 0;
 }
 
+/* The path a BPF_OBJ_PIN call pins to (its attr.pathname buffer), or NULL. */
+static const char *pin_path(const struct bpfrr_ir_call *c)
+{
+	uint32_t k;
+
+	if (c->op != BPFRR_IR_BPF || c->cmd != BPF_OBJ_PIN)
+		return NULL;
+	for (k = 0; k < c->nr_bufs; k++) {
+		const struct bpfrr_ir_buf *b = &c->bufs[k];
+
+		if (b->parent == BPFRR_IR_IN_ATTR && !strcmp(b->path, "attr.pathname") && b->data && b->len &&
+		    !b->data[b->len - 1] && b->data[0] == '/')
+			return (const char *)b->data;
+	}
+	return NULL;
+}
+
+/*
+ * Before the calls: which pin paths are free. After a failure, a pin at such
+ * a path is the replay's (a pin over an existing path fails with EEXIST) and
+ * is removed, so that a failed replay leaves no pinned object behind.
+ */
+static void note_free_pins(struct bpfrr_replay *r)
+{
+	struct stat st;
+	uint32_t i;
+
+	for (i = 0; i < r->ir->nr_calls; i++) {
+		const char *path = pin_path(&r->ir->calls[i]);
+
+		r->pin_was_free[i] = path && lstat(path, &st) && errno == ENOENT;
+	}
+}
+
+static void remove_made_pins(struct bpfrr_replay *r)
+{
+	uint32_t i;
+
+	for (i = r->pin_was_free ? r->ir->nr_calls : 0; i-- > 0;)
+		if (r->pin_was_free[i] && !unlink(pin_path(&r->ir->calls[i])))
+			r->pin_was_free[i] = 0;
+}
+
+/* The kernel id of the prog, map or link behind fd (each info struct starts with type, id). */
+static int obj_id(int fd, uint32_t *id)
+{
+	uint32_t info[2] = { 0, 0 };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)info;
+	if (bpfrr_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return -errno;
+	*id = info[1];
+	return 0;
+}
+
+/*
+ * After the calls: a directory whose name carries numbers of the recording's
+ * kernel (libxdp's dispatch-IFINDEX-PROGID) is renamed with this kernel's,
+ * pins and all, so that the loader finds it again (xdp-loader status,
+ * unload). The slot's path becomes the new one.
+ */
+static int rename_dir_slots(struct bpfrr_replay *r)
+{
+	uint64_t values[BPFRR_IR_MAX_PATH_SUBS];
+	char path[4096], *copy;
+	uint32_t i, k, id = 0;
+	int ret;
+
+	for (i = 0; i < r->ir->nr_slots; i++) {
+		struct bpfrr_ir_slot *s = &r->ir->slots[i];
+
+		if (s->source != BPFRR_IR_SLOT_MKDIR || !s->nr_path_subs)
+			continue;
+		for (k = 0; k < s->nr_path_subs; k++) {
+			const struct bpfrr_ir_path_sub *sub = &s->path_subs[k];
+
+			if (sub->kind == BPFRR_IR_PATH_SUB_IFINDEX) {
+				values[k] = if_nametoindex(sub->dev);
+				if (!values[k])
+					return replay_fail(r, -1, -errno, "renaming %s for slot %u: device %s: %s",
+							   s->path, i, sub->dev, strerror(errno));
+			} else {
+				ret = obj_id(r->fds[sub->obj_slot], &id);
+				if (ret)
+					return replay_fail(r, -1, ret, "renaming %s for slot %u: the id of slot %d: %s",
+							   s->path, i, sub->obj_slot, strerror(-ret));
+				values[k] = id;
+			}
+		}
+		ret = bpfrr_ir_path_subst(s, values, path, sizeof(path));
+		if (ret)
+			return replay_fail(r, -1, ret, "renaming %s for slot %u: %s", s->path, i, strerror(-ret));
+		if (!strcmp(path, s->path))
+			continue;
+		/* RENAME_NOREPLACE semantics by hand: rename(2) would replace an empty directory */
+		if (!access(path, F_OK))
+			return replay_fail(r, -1, -EEXIST, "renaming %s to %s for slot %u: %s", s->path, path, i,
+					   strerror(EEXIST));
+		if (rename(s->path, path))
+			return replay_fail(r, -1, -errno, "renaming %s to %s for slot %u: %s", s->path, path, i,
+					   strerror(errno));
+		copy = strdup(path);
+		if (!copy) {
+			rename(path, s->path);
+			return replay_fail(r, -1, -ENOMEM, "out of memory");
+		}
+		free(s->path);
+		s->path = copy;
+		r->nr_renamed++;
+	}
+	return 0;
+}
+
 static int open_path_slots(struct bpfrr_replay *r)
 {
 	uint32_t i;
@@ -764,8 +884,9 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	for (i = 0; i < ir->nr_slots; i++)
 		r->fds[i] = -1;
 	r->made_dirs = calloc(ir->nr_slots + 1, 1);
+	r->pin_was_free = calloc(ir->nr_calls + 1, 1);
 	r->nl_done = calloc(ir->nr_calls + 1, sizeof(*r->nl_done));
-	if (!r->made_dirs || !r->nl_done)
+	if (!r->made_dirs || !r->pin_was_free || !r->nl_done)
 		return replay_fail(r, -1, -ENOMEM, "out of memory");
 	r->syms = bpfrr_symbols_new();
 	if (!r->syms)
@@ -787,9 +908,13 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	}
 	if (r->ir->sig) {
 		/* planned and signed at translate time: no probe, no re-plan */
+		note_free_pins(r);
 		ret = run_signed(r, o);
+		if (!ret)
+			ret = rename_dir_slots(r);
 		if (ret) {
 			close_all(r);
+			remove_made_pins(r);
 			remove_made_dirs(r);
 			check_nothing_held(r, held_before);
 		}
@@ -821,6 +946,7 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 	if (o->verbose)
 		bpfrr_plan_print(r->ir, &r->plan, o->verbose);
 
+	note_free_pins(r);
 	ret = open_path_slots(r);
 	if (ret)
 		goto fail;
@@ -834,11 +960,15 @@ int bpfrr_replay_run(struct bpfrr_replay *r, const struct bpfrr_ir *ir, const st
 		if (ret)
 			goto fail;
 	}
+	ret = rename_dir_slots(r);
+	if (ret)
+		goto fail;
 	r->t_total = bpfrr_now_ns() - t_start;
 	return 0;
 fail:
 	undo_netlink(r);
 	close_all(r);
+	remove_made_pins(r);
 	remove_made_dirs(r);
 	fetch_log(r, o);
 	check_nothing_held(r, held_before);

@@ -45,6 +45,8 @@ struct bpfrr_replay {
 	struct bpfrr_plan plan;
 	int *fds;			/* per slot: its fd, or -1 */
 	uint8_t *made_dirs;		/* per slot: 1 if this replay made its directory (MKDIR) */
+	uint8_t *pin_was_free;		/* per call: a BPF_OBJ_PIN whose path did not exist before */
+	uint32_t nr_renamed;		/* directories renamed with this kernel's numbers */
 	uint32_t *nl_done;		/* netlink requests that took effect (IR call indexes, in order):
 					 * a failure sends what undoes each, the last first */
 	uint32_t nr_nl_done;

@@ -52,6 +52,10 @@ static void plain_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, 
 	fprintf(o->f, "replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f, run %.3f, user %.3f, "
 		"total %.3f\n", ms(r->t_probe), ms(r->t_plan), ms(r->t_codegen), ms(r->t_load), ms(r->t_run),
 		ms(r->t_user), ms(r->t_total));
+	for (uint32_t i = 0; r->nr_renamed && r->ir && i < r->ir->nr_slots && i < ir->nr_slots; i++)
+		if (r->ir->slots[i].nr_path_subs && strcmp(r->ir->slots[i].path, ir->slots[i].path))
+			fprintf(o->f, "replay: made %s as %s: its name's numbers are this kernel's\n", ir->slots[i].path,
+				r->ir->slots[i].path);
 	if (r->is_signed) {
 		const struct bpfrr_ir_sig *sg = ir->sig;
 		struct bpfrr_sign_covers cv;
@@ -348,6 +352,7 @@ static void js_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, con
 	json_u64(j, "loader_user_image_bytes", r->loader_user);
 	json_u64(j, "recorded", ir->nr_recorded);
 	json_u64(j, "dropped", ir->nr_drops);
+	json_u64(j, "renamed_dirs", r->nr_renamed);
 	json_obj_begin(j, "times_ns");
 	json_u64(j, "probe", r->t_probe);
 	json_u64(j, "plan", r->t_plan);

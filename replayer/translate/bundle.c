@@ -231,6 +231,18 @@ int bpfrr_bundle_encode(const struct bpfrr_ir *ir, void **data, size_t *len, cha
 		put_ident(&o, &s->ident);
 		put_str(&o, s->name);
 		put_str(&o, s->path);
+		if (s->nr_path_subs) {	/* 1.6: a directory's numbers to rename */
+			uint32_t k;
+
+			bpfrr_buf_put_u32(&o, s->nr_path_subs);
+			for (k = 0; k < s->nr_path_subs; k++) {
+				bpfrr_buf_put_u32(&o, s->path_subs[k].off);
+				bpfrr_buf_put_u32(&o, s->path_subs[k].len);
+				bpfrr_buf_put_u32(&o, s->path_subs[k].kind);
+				bpfrr_buf_put_u32(&o, (uint32_t)s->path_subs[k].obj_slot);
+				put_str(&o, s->path_subs[k].dev);
+			}
+		}
 		frame(&o, start, BPFRR_BUNDLE_SLOT);
 		if (s->contents) {
 			start = bpfrr_frame_begin(&o);
@@ -454,6 +466,37 @@ static bool count_fits(struct in *in, uint32_t count, size_t min_each)
 		return false;
 	}
 	return true;
+}
+
+/* A MKDIR slot's numbers to rename (1.6); bpfrr_ir_validate checks what they say. */
+static void get_path_subs(struct in *in, struct bpfrr_ir_slot *s)
+{
+	uint32_t n = get_u32(in), k;
+
+	if (in->cur.failed || !n)
+		return;
+	if (n > BPFRR_IR_MAX_PATH_SUBS) {
+		in_fail(in, in->cur.base + in->cur.pos, "%u numbers to rename in a slot's path, at most %u", n,
+			BPFRR_IR_MAX_PATH_SUBS);
+		return;
+	}
+	if (!count_fits(in, n, 20))
+		return;
+	s->path_subs = calloc(n, sizeof(*s->path_subs));
+	if (!s->path_subs) {
+		in_fail(in, in->cur.base + in->cur.pos, "out of memory");
+		return;
+	}
+	for (k = 0; k < n && !in->cur.failed; k++) {
+		struct bpfrr_ir_path_sub *sub = &s->path_subs[k];
+
+		sub->off = get_u32(in);
+		sub->len = get_u32(in);
+		sub->kind = get_u32(in);
+		sub->obj_slot = (int32_t)get_u32(in);
+		sub->dev = get_str(in, 16);
+		s->nr_path_subs++;
+	}
 }
 
 static void get_call(struct in *in, struct bpfrr_ir_call *c)
@@ -802,6 +845,8 @@ struct bpfrr_ir *bpfrr_bundle_decode(const void *data, size_t len, const char *n
 			get_ident(&rec, &s->ident);
 			s->name = get_str(&rec, BPFRR_IR_MAX_NAME);
 			s->path = get_str(&rec, 4096);
+			if (!rec.cur.failed && bpfrr_cursor_left(&rec.cur))
+				get_path_subs(&rec, s);	/* 1.6 */
 			break;
 		}
 		case BPFRR_BUNDLE_SLOT_CONTENTS:

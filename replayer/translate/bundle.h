@@ -19,9 +19,9 @@
 
 #define BPFRR_BUNDLE_MAGIC		"BPFRRBN"	/* 8 bytes on disk with its NUL */
 #define BPFRR_BUNDLE_VERSION_MAJOR	1
-#define BPFRR_BUNDLE_VERSION_MINOR	5	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
+#define BPFRR_BUNDLE_VERSION_MINOR	6	/* 1.1: KERNEL, CALL_EXT; 1.2: CALL_PRODUCTS;
 						 * 1.3: SLOT_CONTENTS; 1.4: KERNEL build_id;
-						 * 1.5: SIGNED_LOADER */
+						 * 1.5: SIGNED_LOADER; 1.6: SLOT path subs */
 #define BPFRR_BUNDLE_MAX_PAYLOAD	(320u << 20)
 
 enum bpfrr_bundle_rec {

@@ -5,6 +5,7 @@
  * pinned under, a call's log buffer (see ir.h).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,38 @@ static void free_call(struct bpfrr_ir_call *c)
 	free(c->attr);
 }
 
+static void free_path_subs(struct bpfrr_ir_slot *s)
+{
+	uint32_t k;
+
+	for (k = 0; k < s->nr_path_subs; k++)
+		free(s->path_subs[k].dev);
+	free(s->path_subs);
+	s->path_subs = NULL;
+	s->nr_path_subs = 0;
+}
+
+static int clone_path_subs(struct bpfrr_ir_slot *to, const struct bpfrr_ir_slot *from)
+{
+	uint32_t k;
+
+	to->path_subs = NULL;
+	to->nr_path_subs = 0;
+	if (!from->nr_path_subs)
+		return 0;
+	to->path_subs = calloc(from->nr_path_subs, sizeof(*to->path_subs));
+	if (!to->path_subs)
+		return -ENOMEM;
+	for (k = 0; k < from->nr_path_subs; k++) {
+		to->path_subs[k] = from->path_subs[k];
+		to->path_subs[k].dev = dup_or_null(from->path_subs[k].dev);
+		to->nr_path_subs++;
+		if (from->path_subs[k].dev && !to->path_subs[k].dev)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 void bpfrr_ir_free(struct bpfrr_ir *ir)
 {
 	uint32_t i;
@@ -80,6 +113,7 @@ void bpfrr_ir_free(struct bpfrr_ir *ir)
 		free(ir->slots[i].name);
 		free(ir->slots[i].path);
 		bpfrr_ir_contents_free(ir->slots[i].contents);
+		free_path_subs(&ir->slots[i]);
 	}
 	for (i = 0; i < ir->nr_drops; i++) {
 		free(ir->drops[i].what);
@@ -234,6 +268,8 @@ struct bpfrr_ir *bpfrr_ir_clone(const struct bpfrr_ir *ir)
 		c->slots[i].path = dup_or_null(ir->slots[i].path);
 		c->slots[i].contents = bpfrr_ir_contents_clone(ir->slots[i].contents, &ok);
 		c->nr_slots++;
+		if (clone_path_subs(&c->slots[i], &ir->slots[i]))
+			ok = false;
 		if ((ir->slots[i].name && !c->slots[i].name) || (ir->slots[i].path && !c->slots[i].path) || !ok)
 			goto fail;
 	}
@@ -294,6 +330,51 @@ int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name,
 	if (!path || !*path || strlen(path) >= 4096)
 		return -EINVAL;
 	return add_slot(ir, kind, BPFRR_IR_SLOT_PATH, name, path, open_flags);
+}
+
+int bpfrr_ir_add_path_sub(struct bpfrr_ir *ir, uint32_t dir_slot, uint32_t off, uint32_t len, uint32_t kind,
+			  int32_t obj_slot, const char *dev)
+{
+	struct bpfrr_ir_slot *s = dir_slot < ir->nr_slots ? &ir->slots[dir_slot] : NULL;
+	struct bpfrr_ir_path_sub *subs, *sub;
+
+	if (!s || s->source != BPFRR_IR_SLOT_MKDIR || s->nr_path_subs >= BPFRR_IR_MAX_PATH_SUBS)
+		return -EINVAL;
+	subs = realloc(s->path_subs, (s->nr_path_subs + 1) * sizeof(*subs));
+	if (!subs)
+		return -ENOMEM;
+	s->path_subs = subs;
+	sub = &subs[s->nr_path_subs];
+	*sub = (struct bpfrr_ir_path_sub){ .off = off, .len = len, .kind = kind, .obj_slot = obj_slot };
+	if (dev && !(sub->dev = strdup(dev)))
+		return -ENOMEM;
+	s->nr_path_subs++;
+	return 0;
+}
+
+int bpfrr_ir_path_subst(const struct bpfrr_ir_slot *s, const uint64_t *values, char *out, size_t size)
+{
+	size_t at = 0, from = 0, plen = s->path ? strlen(s->path) : 0;
+	uint32_t k;
+	int n;
+
+	for (k = 0; k <= s->nr_path_subs; k++) {
+		size_t upto = k < s->nr_path_subs ? s->path_subs[k].off : plen;
+
+		if (upto < from || upto > plen || upto - from >= size - at)
+			return -ENAMETOOLONG;
+		memcpy(out + at, s->path + from, upto - from);
+		at += upto - from;
+		out[at] = '\0';
+		if (k == s->nr_path_subs)
+			break;
+		n = snprintf(out + at, size - at, "%" PRIu64, values[k]);
+		if (n < 0 || (size_t)n >= size - at)
+			return -ENAMETOOLONG;
+		at += (size_t)n;
+		from = upto + s->path_subs[k].len;
+	}
+	return 0;
 }
 
 int bpfrr_ir_add_dir_slot(struct bpfrr_ir *ir, const char *name, const char *path, uint32_t mode)
@@ -1051,6 +1132,53 @@ static int check_contents(struct verr *v, const struct bpfrr_ir *ir, uint32_t si
 	return 0;
 }
 
+/*
+ * A MKDIR slot's numbers to rename: digits of its last path component, in
+ * order, apart; each names a slot a call makes (a prog, map, link or BTF
+ * object) or a device by a name an interface can have.
+ */
+static int validate_path_subs(struct verr *v, const struct bpfrr_ir *ir, uint32_t i)
+{
+	const struct bpfrr_ir_slot *s = &ir->slots[i];
+	size_t plen = strlen(s->path), name_at = (size_t)(strrchr(s->path, '/') - s->path) + 1, from = name_at;
+	uint32_t k, j;
+
+	if (s->nr_path_subs > BPFRR_IR_MAX_PATH_SUBS || (s->nr_path_subs && !s->path_subs))
+		return fail(v, ir, -1, "slot %u: %u numbers to rename, at most %u", i, s->nr_path_subs,
+			    BPFRR_IR_MAX_PATH_SUBS);
+	for (k = 0; k < s->nr_path_subs; k++) {
+		const struct bpfrr_ir_path_sub *sub = &s->path_subs[k];
+		const struct bpfrr_ir_slot *o;
+
+		if (sub->off < from || !sub->len || sub->len > 20 || sub->off > plen || sub->len > plen - sub->off)
+			return fail(v, ir, -1, "slot %u: number %u to rename is outside the directory's name, or "
+				    "overlaps another", i, k);
+		for (j = 0; j < sub->len; j++)
+			if (s->path[sub->off + j] < '0' || s->path[sub->off + j] > '9')
+				return fail(v, ir, -1, "slot %u: number %u to rename is not digits", i, k);
+		from = sub->off + sub->len;
+		switch (sub->kind) {
+		case BPFRR_IR_PATH_SUB_OBJ_ID:
+			o = sub->obj_slot >= 0 && (uint32_t)sub->obj_slot < ir->nr_slots ?
+			    &ir->slots[sub->obj_slot] : NULL;
+			if (!o || o->source != BPFRR_IR_SLOT_CALL || sub->dev ||
+			    (o->kind != BPFRR_OBJ_PROG && o->kind != BPFRR_OBJ_MAP && o->kind != BPFRR_OBJ_LINK &&
+			     o->kind != BPFRR_OBJ_BTF))
+				return fail(v, ir, -1, "slot %u: number %u names the id of slot %d, which is no "
+					    "prog, map, link or BTF object a call makes", i, k, sub->obj_slot);
+			break;
+		case BPFRR_IR_PATH_SUB_IFINDEX:
+			if (sub->obj_slot != -1 || !sub->dev || !*sub->dev || strlen(sub->dev) >= 16 ||
+			    strchr(sub->dev, '/'))
+				return fail(v, ir, -1, "slot %u: number %u names the index of no device", i, k);
+			break;
+		default:
+			return fail(v, ir, -1, "slot %u: number %u to rename has kind %u", i, k, sub->kind);
+		}
+	}
+	return 0;
+}
+
 int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 {
 	struct verr v = { err, err_size };
@@ -1087,8 +1215,15 @@ int bpfrr_ir_validate(const struct bpfrr_ir *ir, char *err, size_t err_size)
 					   "or with mode 0%o", i, s->open_flags);
 				goto out;
 			}
+			ret = validate_path_subs(&v, ir, i);
+			if (ret)
+				goto out;
 			made_at[i] = 0;	/* made and opened by the replayer before any call */
 			continue;
+		}
+		if (s->nr_path_subs) {
+			ret = fail(&v, ir, -1, "slot %u: numbers to rename in a slot that is no directory to make", i);
+			goto out;
 		}
 		if (s->source != BPFRR_IR_SLOT_CALL) {
 			ret = fail(&v, ir, -1, "slot %u: source %u", i, s->source);

@@ -220,6 +220,28 @@ enum bpfrr_ir_slot_source {
 /* Slot flags */
 #define BPFRR_IR_SLOT_KEEP	0x1	/* alive when the recorded loader finished: kept, pinned */
 
+/*
+ * A number in a MKDIR slot's last path component that names something of
+ * the recording's kernel: libxdp names its dispatcher's directory
+ * dispatch-IFINDEX-PROGID. The replayer makes the directory under the recorded
+ * name (the loader's pins go into it by that path), then, once every call is
+ * made, renames it with the numbers of the replay's kernel (symbols, not
+ * numbers).
+ */
+enum bpfrr_ir_path_sub_kind {
+	BPFRR_IR_PATH_SUB_OBJ_ID = 1,	/* the kernel id of slot obj_slot's object */
+	BPFRR_IR_PATH_SUB_IFINDEX = 2,	/* the index of network device dev */
+};
+
+#define BPFRR_IR_MAX_PATH_SUBS	8
+
+struct bpfrr_ir_path_sub {
+	uint32_t off, len;	/* the recorded digits: bytes [off, off + len) of the path */
+	uint32_t kind;		/* enum bpfrr_ir_path_sub_kind */
+	int32_t obj_slot;	/* OBJ_ID: a slot made by a call (prog, map, link, BTF); else -1 */
+	char *dev;		/* IFINDEX: the device's name; else NULL */
+};
+
 struct bpfrr_ir_slot {
 	uint32_t kind;		/* enum bpfrr_obj_kind */
 	uint32_t source;	/* enum bpfrr_ir_slot_source */
@@ -230,6 +252,8 @@ struct bpfrr_ir_slot {
 	uint32_t open_flags;	/* PATH; MKDIR: the mode of the directory */
 	struct bpfrr_ir_ident ident;
 	struct bpfrr_ir_contents *contents;	/* maps the loader wrote: what it left; NULL otherwise */
+	uint32_t nr_path_subs;			/* MKDIR: numbers in the name renamed after the calls */
+	struct bpfrr_ir_path_sub *path_subs;
 };
 
 /* A recorded call the IR does not replay, and why (bpfrr translate --explain). */
@@ -308,6 +332,18 @@ struct bpfrr_ir_sig *bpfrr_ir_sig_clone(const struct bpfrr_ir_sig *sig);
 int bpfrr_ir_add_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name);
 int bpfrr_ir_add_path_slot(struct bpfrr_ir *ir, uint32_t kind, const char *name, const char *path,
 			   uint32_t open_flags);
+/*
+ * Digits [off, off + len) of MKDIR slot dir_slot's path name kind's number of
+ * obj_slot (OBJ_ID) or dev (IFINDEX): see struct bpfrr_ir_path_sub.
+ */
+int bpfrr_ir_add_path_sub(struct bpfrr_ir *ir, uint32_t dir_slot, uint32_t off, uint32_t len, uint32_t kind,
+			  int32_t obj_slot, const char *dev);
+/*
+ * The path of MKDIR slot s with each path sub's digits replaced by values[k]
+ * (values in path_subs order), into out; -ENAMETOOLONG if it does not fit.
+ */
+int bpfrr_ir_path_subst(const struct bpfrr_ir_slot *s, const uint64_t *values, char *out, size_t size);
+
 /* A directory on a bpffs the replayer makes with mode (kind BPFRR_OBJ_DIR). */
 int bpfrr_ir_add_dir_slot(struct bpfrr_ir *ir, const char *name, const char *path, uint32_t mode);
 int bpfrr_ir_add_call(struct bpfrr_ir *ir, uint64_t seq, uint32_t op, uint32_t cmd, const void *attr,

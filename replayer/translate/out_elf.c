@@ -216,6 +216,11 @@ static int check_plan(const struct bpfrr_ir *ir, const struct bpfrr_plan *plan, 
 		 * when the object runs (a pin into it fails with ENOENT otherwise,
 		 * the report naming its seq), as docs/translator.md says.
 		 */
+		if (s->source == BPFRR_IR_SLOT_MKDIR && s->nr_path_subs)
+			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
+					"slot %u is the directory %s, whose name carries numbers of the "
+					"recording's kernel that bpfrr replay renames after the calls; "
+					"the elf format cannot carry that", i, s->path ? s->path : "?");
 		if (s->source == BPFRR_IR_SLOT_PATH)
 			return bpfrr_errmsg(err, err_size, -EOPNOTSUPP,
 					"slot %u (%s) is %s, which the replayer opens at replay time; "

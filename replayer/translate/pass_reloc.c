@@ -1042,6 +1042,130 @@ static int add_dir_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe
 	return 0;
 }
 
+/* --- numbers in a directory's name ----------------------------------------------------- */
+
+/*
+ * Did the loader learn o's kernel id before seq (a BPF_OBJ_GET_INFO_BY_FD on
+ * it)? A number in a path can only be an object's id if the loader knew it.
+ */
+static bool id_learned_before(const struct fe_trace *t, struct fe_obj *o, uint64_t seq)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *c = &t->calls[i];
+
+		if (!c->is_bpf || c->cmd != BPFRR_CMD_OBJ_GET_INFO_BY_FD || c->seq >= seq || c->ret)
+			continue;
+		for (j = 0; j < c->nr_refs; j++)
+			if (c->refs[j].obj && fe_canon(c->refs[j].obj) == o)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The replayed object whose recorded id is id, made and its id learned before
+ * seq: a program first, then a link, then a map (ids are per kind; BTF ids,
+ * small and learned by libbpf for every object, are never taken). NULL if none.
+ */
+static struct fe_obj *obj_of_id(const struct fe_trace *t, uint64_t id, uint64_t seq)
+{
+	static const uint32_t kinds[] = { BPFRR_OBJ_PROG, BPFRR_OBJ_LINK, BPFRR_OBJ_MAP };
+	struct bpfrr_fdm_obj *b;
+	uint32_t k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+			struct fe_obj *o = fe_canon((struct fe_obj *)b);
+
+			if (o->base.kind == kinds[k] && o->slot >= 0 && o->ident && o->ident->id == id &&
+			    o->creator && o->creator->seq < seq && id_learned_before(t, o, seq))
+				return o;
+		}
+	return NULL;
+}
+
+/* The name a netlink request of the trace gave network device ifindex, or NULL. */
+static const char *device_of_ifindex(const struct fe_trace *t, uint64_t ifindex)
+{
+	const char *dev;
+	uint32_t i;
+
+	if (!ifindex || ifindex > INT32_MAX)
+		return NULL;
+	for (i = 0; i < t->nr_calls; i++)
+		if (!t->calls[i].is_bpf && t->calls[i].sys && t->calls[i].sys->cls == BPFRR_SYS_CLASS_NETLINK &&
+		    (dev = recorded_ifname(t, &t->calls[i], (int32_t)ifindex)))
+			return dev;
+	return NULL;
+}
+
+static bool is_alnum(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/*
+ * A directory the loader made whose name carries numbers of the recording's
+ * kernel (libxdp: dispatch-IFINDEX-PROGID): each whole number of its last
+ * component (digits between non-alphanumerics) that is the index of a device
+ * a netlink request named, or else the id of a replayed object the loader had
+ * asked for, is renamed at replay (struct bpfrr_ir_path_sub), and the call's
+ * explanation says so.
+ */
+static int name_dir_numbers(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe_call *c)
+{
+	const char *path = ir->slots[c->dir_slot].path, *name = strrchr(path, '/') + 1, *p = name;
+	char said[200] = "";
+	size_t used = 0;
+	int ret;
+
+	while (*p) {
+		const char *start = p, *dev;
+		struct fe_obj *o = NULL;
+		uint64_t v = 0;
+		bool whole;
+
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		while (*p >= '0' && *p <= '9' && v < UINT32_MAX)
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		whole = (start == name || !is_alnum(start[-1])) && !is_alnum(*p) && (*start != '0' || p - start == 1);
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (!whole || v > UINT32_MAX)
+			continue;
+		if ((dev = device_of_ifindex(t, v)))
+			ret = bpfrr_ir_add_path_sub(ir, (uint32_t)c->dir_slot, (uint32_t)(start - path),
+						    (uint32_t)(p - start), BPFRR_IR_PATH_SUB_IFINDEX, -1, dev);
+		else if ((o = obj_of_id(t, v, c->seq)))
+			ret = bpfrr_ir_add_path_sub(ir, (uint32_t)c->dir_slot, (uint32_t)(start - path),
+						    (uint32_t)(p - start), BPFRR_IR_PATH_SUB_OBJ_ID, o->slot, NULL);
+		else
+			continue;
+		if (ret)
+			return ret;
+		if (used < sizeof(said)) {
+			int n = dev ? snprintf(said + used, sizeof(said) - used, "%s%" PRIu64 ": ifindex of %s",
+					       used ? ", " : "", v, dev) :
+				      snprintf(said + used, sizeof(said) - used, "%s%" PRIu64 ": id of slot %d %s",
+					       used ? ", " : "", v, o->slot,
+					       ir->slots[o->slot].name ? ir->slots[o->slot].name : "");
+
+			used += n > 0 ? (size_t)n : 0;
+		}
+	}
+	if (used) {
+		size_t len = strlen(c->why);
+
+		snprintf(c->why + len, sizeof(c->why) - len, "; renamed after the calls (%s)", said);
+	}
+	return 0;
+}
+
 /* --- emission -------------------------------------------------------------------------- */
 
 /* The products of a syscall program's run, in the order of their places: slots it writes. */
@@ -1256,6 +1380,12 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 			fprintf(o->warn, "seq %" PRIu64 ": per-CPU values for the recording's %u possible CPUs: "
 				"replay where the kernel has as many\n", c->seq, t->hdr ? t->hdr->nr_cpus : 0);
 	}
+
+	/* numbers of the recording's kernel in the names of the directories made, now that slots exist */
+	for (i = 0; i < n; i++)
+		if (order[i]->fate == FE_MKDIR && order[i]->dir_slot >= 0 &&
+		    (ret = name_dir_numbers(ir, t, order[i])))
+			goto nomem;
 
 	for (i = 0; i < n; i++) {
 		struct fe_call *c = order[i];

@@ -202,6 +202,53 @@ static bool fs_makes_dir(const struct fe_call *c)
 }
 
 /*
+ * The absolute path a successful BPF_OBJ_PIN pinned to, as passed (NULL if it
+ * is relative or names its directory by path_fd: then no unlink is paired with
+ * it by name).
+ */
+static const char *pin_path(const struct fe_trace *t, const struct fe_call *c)
+{
+	const struct bpfrr_field *path_fd = bpfrr_abi_cmd_field(BPFRR_CMD_OBJ_PIN, "path_fd");
+	const struct bpfrr_trace_region *reg;
+	const struct bpfrr_rec_blob *b;
+	const char *path;
+
+	/* bpfrr_abi_fd_gate: the flag that leaves path_fd unused, NULL when it is used */
+	if (!c->is_bpf || c->cmd != BPFRR_CMD_OBJ_PIN || !succeeded(c) || !path_fd ||
+	    !bpfrr_abi_fd_gate(BPFRR_CMD_OBJ_PIN, path_fd, c->attr, c->attr_len, NULL))
+		return NULL;
+	reg = fe_region(t, c, BPFRR_PHASE_ENTRY, "attr.pathname");
+	b = reg && reg->blob ? bpfrr_trace_blob(t->r, reg->blob) : NULL;
+	path = b ? (const char *)b->data : NULL;
+	if (!b || !b->len || path[b->len - 1] || memchr(path, '\0', b->len - 1) || path[0] != '/')
+		return NULL;
+	return path;
+}
+
+/*
+ * The successful unlink before the replay point that removes what pin, a
+ * BPF_OBJ_PIN, pinned (libxdp pins a test link and unlinks it at once); NULL if
+ * none. The pair leaves the bpffs as it was: neither is replayed.
+ */
+static const struct fe_call *pin_unlinked(const struct fe_trace *t, const struct fe_call *pin)
+{
+	const char *path = pin_path(t, pin), *other;
+	uint32_t i;
+
+	if (!path)
+		return NULL;
+	for (i = 0; i < t->nr_calls; i++) {
+		const struct fe_call *o = &t->calls[i];
+
+		if (o->class != FE_CLASS_BPFFS || !succeeded(o) || o->seq > t->cut_seq || o->seq < pin->seq ||
+		    fs_makes_dir(o) || !(other = fe_fs_path(t, o)) || strcmp(path, other))
+			continue;
+		return o;
+	}
+	return NULL;
+}
+
+/*
  * The successful call before the replay point that undoes c, a bpffs mkdir
  * (an rmdir of its path after it) or rmdir / unlink (the mkdir that made its
  * path before it); NULL if none.
@@ -220,6 +267,13 @@ static const struct fe_call *fs_undone(const struct fe_trace *t, const struct fe
 		    fs_makes_dir(o) == fs_makes_dir(c) || !(other = fe_fs_path(t, o)) || strcmp(path, other))
 			continue;
 		if (fs_makes_dir(c) ? o->seq > c->seq : o->seq < c->seq)
+			return o;
+	}
+	/* an unlink of a pin the trace made */
+	for (i = 0; i < t->nr_calls && !fs_makes_dir(c); i++) {
+		const struct fe_call *o = &t->calls[i];
+
+		if (o->seq < c->seq && pin_unlinked(t, o) == c)
 			return o;
 	}
 	return NULL;
@@ -313,7 +367,8 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 					keep = fe_canon(c->products[j])->kept;
 				break;
 			case FE_CLASS_GLOBAL:
-				keep = true;
+				/* a pin and the unlink that removes it leave the bpffs as it was */
+				keep = !pin_unlinked(t, c);
 				break;
 			case FE_CLASS_BPFFS:
 				/* an rmdir / unlink of what the trace did not make: pass 3 refuses it */
@@ -428,6 +483,13 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 				else
 					why(c, "acts on no object the trace knows");
 				break;
+			case FE_CLASS_GLOBAL:
+				if (pin_unlinked(t, c)) {
+					why(c, "unpinned by seq %" PRIu64 " before the replay point: neither is replayed",
+					    pin_unlinked(t, c)->seq);
+					break;
+				}
+				/* fall through */
 			default:
 				why(c, "not a call that changes BPF state");
 				break;

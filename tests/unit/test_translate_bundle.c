@@ -97,6 +97,24 @@ static int add_products_call(struct bpfrr_ir *ir)
 	return c;
 }
 
+/*
+ * 1.6: a directory made on a bpffs whose name carries a device's index and a
+ * program's id (libxdp's dispatch-IFINDEX-PROGID). Returns its slot.
+ */
+static int add_dispatch_dir(struct bpfrr_ir *ir)
+{
+	int dir = bpfrr_ir_add_dir_slot(ir, "dir.133", "/sys/fs/bpf/xdp/dispatch-4-29", 0700);
+
+	ck_assert_int_ge(dir, 0);
+	ck_assert_int_eq(bpfrr_ir_add_path_sub(ir, (uint32_t)dir, 25, 1, BPFRR_IR_PATH_SUB_IFINDEX, -1, "xA"), 0);
+	ck_assert_int_eq(bpfrr_ir_add_path_sub(ir, (uint32_t)dir, 27, 2, BPFRR_IR_PATH_SUB_OBJ_ID, SAMPLE_SLOT_PROG,
+					       NULL), 0);
+	/* only a directory to make carries numbers to rename */
+	ck_assert_int_eq(bpfrr_ir_add_path_sub(ir, SAMPLE_SLOT_PROG, 0, 1, BPFRR_IR_PATH_SUB_IFINDEX, -1, "xA"),
+			 -EINVAL);
+	return dir;
+}
+
 /* The sample plus every element the sample lacks: a path slot, a perf event
  * with an fd argument and resolutions, an ioctl, nested buffers, OUT buffers,
  * flags and identities of every kind. */
@@ -145,6 +163,7 @@ static struct bpfrr_ir *rich_ir(void)
 	c = bpfrr_ir_add_call(ir, 22, BPFRR_IR_IOCTL, 0x2400, NULL, 0);
 	ck_assert_int_eq(bpfrr_ir_add_fdrel(ir, c, BPFRR_IR_IN_ARG, 0, pe, BPFRR_IR_REF_ARG), 0);
 	add_products_call(ir);
+	add_dispatch_dir(ir);
 	add_symbol_calls(ir);	/* last: symbol_resolve_checked takes them from the end */
 	ck_assert_int_eq(bpfrr_ir_model_contents(ir), 0);	/* the map's SLOT_CONTENTS */
 	ck_assert_ptr_nonnull(ir->slots[SAMPLE_SLOT_MAP].contents);
@@ -204,6 +223,14 @@ static void assert_ir_equal(const struct bpfrr_ir *a, const struct bpfrr_ir *b)
 		ck_assert_pstr_eq(x->path, y->path);
 		ck_assert_mem_eq(&x->ident, &y->ident, sizeof(x->ident));
 		assert_contents_equal(x->contents, y->contents);
+		ck_assert_uint_eq(x->nr_path_subs, y->nr_path_subs);
+		for (uint32_t k = 0; k < x->nr_path_subs; k++) {
+			ck_assert_uint_eq(x->path_subs[k].off, y->path_subs[k].off);
+			ck_assert_uint_eq(x->path_subs[k].len, y->path_subs[k].len);
+			ck_assert_uint_eq(x->path_subs[k].kind, y->path_subs[k].kind);
+			ck_assert_int_eq(x->path_subs[k].obj_slot, y->path_subs[k].obj_slot);
+			ck_assert_pstr_eq(x->path_subs[k].dev, y->path_subs[k].dev);
+		}
 	}
 	for (i = 0; i < a->nr_calls; i++) {
 		const struct bpfrr_ir_call *x = &a->calls[i], *y = &b->calls[i];
@@ -400,6 +427,48 @@ START_TEST(signed_loader)
 	bpfrr_ir_free(stock);
 	bpfrr_ir_free(ir);
 	rm_key();
+}
+END_TEST
+
+/*
+ * The numbers of a directory's name: renamed with the values given, checked
+ * by validation (digits, inside the last component, in order, a slot a call
+ * makes, a device name).
+ */
+START_TEST(path_subs)
+{
+	struct bpfrr_ir *ir = sample_ir(0);
+	uint64_t values[2] = { 7, 1234 };
+	struct bpfrr_ir_slot *s;
+	char out[64], err[256];
+	int dir;
+
+	ck_assert_ptr_nonnull(ir);
+	dir = add_dispatch_dir(ir);
+	s = &ir->slots[dir];
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), 0);
+	ck_assert_int_eq(bpfrr_ir_path_subst(s, values, out, sizeof(out)), 0);
+	ck_assert_str_eq(out, "/sys/fs/bpf/xdp/dispatch-7-1234");
+	ck_assert_int_eq(bpfrr_ir_path_subst(s, values, out, 30), -ENAMETOOLONG);
+	s->path_subs[0].off = 24;	/* "-": not digits */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "is not digits"));
+	s->path_subs[0].off = 11;	/* "bpf/xdp": outside the last component */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "outside the directory's name"));
+	s->path_subs[0].off = 25;
+	s->path_subs[1].off = 25;	/* overlaps the first */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	s->path_subs[1].off = 27;
+	s->path_subs[1].obj_slot = dir;	/* a directory has no id */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "no prog, map, link or BTF object a call makes"));
+	s->path_subs[1].obj_slot = SAMPLE_SLOT_PROG;
+	free(s->path_subs[0].dev);
+	s->path_subs[0].dev = strdup("a/b");	/* no interface has that name */
+	ck_assert_int_eq(bpfrr_ir_validate(ir, err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "names the index of no device"));
+	bpfrr_ir_free(ir);
 }
 END_TEST
 
@@ -606,7 +675,7 @@ START_TEST(reads_1_0)
 	char err[256];
 
 	encode(ir, &data, &len);
-	ck_assert_uint_eq(get_le32(data + 8), 0x50001);	/* major 1, minor 5 */
+	ck_assert_uint_eq(get_le32(data + 8), 0x60001);	/* major 1, minor 6 */
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_KERNEL, 0), 0);
 	ck_assert_uint_eq(find_record(data, len, BPFRR_BUNDLE_CALL_EXT, 0), 0);
 	data[10] = 0;
@@ -927,6 +996,7 @@ static Suite *bundle_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, path_subs);
 	tcase_add_test(tc, file_round_trip);
 	tcase_add_test(tc, encode_validates);
 	tcase_add_test(tc, truncated_everywhere);
