@@ -110,6 +110,13 @@ if [ "${1:-}" = --held ]; then
 	# ("attached  id M  id M  ok (at dev ...)")
 	ids=$(awk '$3 == "prog" && $4 == "slot" && $6 == "id" { print $7 }
 		   $3 == "attached" && $4 == "id" { print $5 }' "$d/replay" | sort -un)
+	# freplace (ext) programs: the kernel counts their runs in the run_cnt of the program
+	# whose function they replace (libxdp's dispatcher), not in theirs
+	ext=
+	for id in $ids; do
+		bpftool prog show id "$id" 2>/dev/null | grep -q "^$id: ext " && ext="$ext $id"
+	done
+	[ -z "$ext" ] || ids=$(for id in $ids; do case " $ext " in *" $id "*) ;; *) echo "$id" ;; esac; done)
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	if [ -e /tmp/corpus.loopdev ]; then loopdev=$(cat /tmp/corpus.loopdev); fi
 	if [ -e /tmp/corpus.ext4loop ]; then ext4loop=$(cat /tmp/corpus.ext4loop); fi
@@ -132,6 +139,7 @@ if [ "${1:-}" = --held ]; then
 		echo "ran $ran"
 		echo "attached $(echo $ids | wc -w)"
 		echo "rounds $round"
+		echo "ext $(echo $ext | wc -w)"
 		echo "notran$pending"
 		# the programs not run, by name
 		for id in $pending; do
