@@ -39,33 +39,27 @@ for trace in "$data"/traces/*.trace; do
 		h=$tmp/$name.$caps.h
 		"$bpfrr" translate --format header --assume-caps "$caps" --name loader -o "$h" "$trace" 2>"$tmp/err"
 		rc=$?
+		# what the header format cannot carry: a netlink attachment (iproute2's: the header's
+		# runtime would not undo it on failure), a bpffs directory (xdp-loader's: libxdp's
+		# pin directory, which the header's runtime does not make)
+		refusal=
+		case $name in
+		*-iproute2-*) refusal='its netlink attachment:is a netlink attachment, which bpfrr replay detaches' ;;
+		*-xdp-loader) refusal='the directory it would make:is the directory /sys/fs/bpf/xdp on a bpffs, which bpfrr replay makes' ;;
+		esac
 		if [ "$rc" != 0 ]; then
-			# a netlink attachment (iproute2's): the header's runtime would not undo it on failure
-			case $name in
-			*-iproute2-*)
-				if [ "$rc" = 1 ] && grep -q 'is a netlink attachment, which bpfrr replay detaches' "$tmp/err" &&
-				   [ ! -e "$h" ]; then
-					ok "$name $caps: refused, naming the netlink attachment, no header written"
+			if [ -n "$refusal" ]; then
+				if [ "$rc" = 1 ] && grep -q "${refusal#*:}" "$tmp/err" && [ ! -e "$h" ]; then
+					ok "$name $caps: refused, naming ${refusal%%:*}, no header written"
 				else
-					not_ok "$name $caps: not refused for its netlink attachment (exit $rc)" "$(cat "$tmp/err")"
+					not_ok "$name $caps: not refused for ${refusal%%:*} (exit $rc)" "$(cat "$tmp/err")"
 				fi
-				continue ;;
-			# xdp-loader's: libxdp's pin directory, which the header's runtime does not make
-			*-xdp-loader)
-				if [ "$rc" = 1 ] && grep -q 'is the directory /sys/fs/bpf/xdp on a bpffs, which bpfrr replay makes' "$tmp/err" &&
-				   [ ! -e "$h" ]; then
-					ok "$name $caps: refused, naming the directory it would make, no header written"
-				else
-					not_ok "$name $caps: not refused for its directory (exit $rc)" "$(cat "$tmp/err")"
-				fi
-				continue ;;
-			esac
+				continue
+			fi
 			not_ok "$name $caps: translate --format header failed" "$(cat "$tmp/err")"
 			continue
 		fi
-		case $name in
-		*-iproute2-* | *-xdp-loader) not_ok "$name $caps: a header was written for a netlink attachment"; continue ;;
-		esac
+		[ -z "$refusal" ] || { not_ok "$name $caps: a header was written despite ${refusal%%:*}"; continue; }
 		ok "$name $caps: header written ($(wc -c <"$h") bytes)"
 		while read -r cname cc; do
 			# shellcheck disable=SC2086
