@@ -91,6 +91,11 @@ trigger_mount() {
 trigger_veth() {
 	ping -c 1 -W 1 10.98.0.2 >/dev/null 2>&1
 }
+# a name looked up by libc's getaddrinfo, from a dynamic binary (openssl's s_client
+# resolves the host it connects to; busybox is static: uprobes on libc never see it)
+trigger_resolve() {
+	openssl s_client -connect localhost:9 </dev/null >/dev/null 2>&1
+}
 trigger_none() { :; }
 
 # veth_pair: a fresh veth pair cpA-cpB, up, 10.98.0.1/24 on cpA (RESET of the iproute2 rows:
