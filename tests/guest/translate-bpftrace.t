@@ -63,15 +63,7 @@ bt() {
 		fail "$n: bpfrr translate failed: $(cat "$n.terr")"
 		return
 	fi
-	"$BPFRR" replay --verify "$n.bundle" -- sh held.sh "$n" >"$n.replay" 2>"$n.replay.err"
-	rc=$?
-	if [ "$rc" != 0 ]; then
-		fail "$n: bpfrr replay --verify exited $rc"
-		sed 's/^/    /' "$n.replay" "$n.replay.err"
-		return
-	fi
-	grep -q '^verify: [0-9]* checks, 0 mismatches' "$n.replay" || fail "$n: the verify table has mismatches"
-	pass "$n: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$n.replay")"
+	replay_verified "$n" sh held.sh "$n" || return
 	progs=$(awk '$2 ~ /^prog\./ && $3 == "tag"' "$n.replay" | wc -l)
 	if [ "$progs" -gt 0 ] && [ "$(wc -l <"$n.runcnt")" = "$progs" ] &&
 	   awk '$2 == 0 { z++ } END { exit z > 0 }' "$n.runcnt"; then

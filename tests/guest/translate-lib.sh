@@ -68,22 +68,29 @@ translate_fixtures() {
 	done
 }
 
-# replay_held NAME: bpfrr replay --verify NAME.bundle -- sh held.sh (the test's
-# own checks, run while the replay holds its objects), its report in
-# NAME.replay; the test fails and finishes if the replay fails, fails if
-# --verify finds a mismatch, and on the patched kernels if any call stayed
-# in user space. (variables: rh_*)
+# replay_verified NAME CMD...: bpfrr replay --verify NAME.bundle -- CMD... (run while
+# the replay holds its objects), its report in NAME.replay; fails and returns 1 if the
+# replay fails, fails if --verify finds a mismatch. (variables: rv_*)
+replay_verified() {
+	rv=$1
+	shift
+	"$BPFRR" replay --verify "$rv.bundle" -- "$@" >"$rv.replay" 2>"$rv.replay.err"
+	rv_rc=$?
+	if [ "$rv_rc" != 0 ]; then
+		fail "$rv: bpfrr replay --verify exited $rv_rc"
+		sed 's/^/    /' "$rv.replay" "$rv.replay.err"
+		return 1
+	fi
+	grep -q '^verify: [0-9]* checks, 0 mismatches' "$rv.replay" || fail "$rv: the verify table has mismatches"
+	pass "$rv: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$rv.replay")"
+}
+
+# replay_held NAME: replay_verified NAME sh held.sh (the test's own checks); the test
+# finishes if the replay fails, and on the patched kernels fails if any call stayed in
+# user space. (variables: rh_*)
 replay_held() {
 	rh=$1
-	"$BPFRR" replay --verify "$rh.bundle" -- sh held.sh >"$rh.replay" 2>"$rh.replay.err"
-	rh_rc=$?
-	if [ "$rh_rc" != 0 ]; then
-		fail "$rh: bpfrr replay --verify exited $rh_rc"
-		sed 's/^/    /' "$rh.replay" "$rh.replay.err"
-		finish
-	fi
-	grep -q '^verify: [0-9]* checks, 0 mismatches' "$rh.replay" || fail "$rh: the verify table has mismatches"
-	pass "$rh: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$rh.replay")"
+	replay_verified "$rh" sh held.sh || finish
 	case "$(uname -r)" in
 	*-bpfrr-patched* | *-bpfrr-debug*)
 		grep -q '^replay: [0-9]* calls: .*, 0 in user space' "$rh.replay" &&
