@@ -152,6 +152,9 @@ struct fe_call {
 	enum fe_class class;
 	enum fe_fate fate;
 	uint64_t noop_after;		/* a no-op given the call of this seq (0: not known to be) */
+	const struct fe_call *fs_pair;	/* on a bpffs before the replay point: the rmdir / unlink that
+					 * removes what this mkdir or BPF_OBJ_PIN made, or the mkdir /
+					 * pin whose path this rmdir / unlink removes; NULL if none */
 	char why[200];			/* DROPPED / SKIPPED: the reason; KEPT: optional */
 	/* pass 3 */
 	int32_t ir_call;

@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "frontend_int.h"
@@ -225,58 +226,55 @@ static const char *pin_path(const struct fe_trace *t, const struct fe_call *c)
 	return path;
 }
 
-/*
- * The successful unlink before the replay point that removes what pin, a
- * BPF_OBJ_PIN, pinned (libxdp pins a test link and unlinks it at once); NULL if
- * none. The pair leaves the bpffs as it was: neither is replayed.
- */
-static const struct fe_call *pin_unlinked(const struct fe_trace *t, const struct fe_call *pin)
+/* A bpffs path of a successful call before the replay point: what pair_bpffs pairs by. */
+struct fs_event {
+	const char *path;
+	struct fe_call *c;
+	bool makes;		/* mkdir or BPF_OBJ_PIN; else rmdir or unlink */
+};
+
+static int cmp_fs_event(const void *a, const void *b)
 {
-	const char *path = pin_path(t, pin), *other;
-	uint32_t i;
+	const struct fs_event *x = a, *y = b;
+	int d = strcmp(x->path, y->path);
 
-	if (!path)
-		return NULL;
-	for (i = 0; i < t->nr_calls; i++) {
-		const struct fe_call *o = &t->calls[i];
-
-		if (o->class != FE_CLASS_BPFFS || !succeeded(o) || o->seq > t->cut_seq || o->seq < pin->seq ||
-		    fs_makes_dir(o) || !(other = fe_fs_path(t, o)) || strcmp(path, other))
-			continue;
-		return o;
-	}
-	return NULL;
+	return d ? d : x->c->seq < y->c->seq ? -1 : x->c->seq > y->c->seq;
 }
 
 /*
- * The successful call before the replay point that undoes c, a bpffs mkdir
- * (an rmdir of its path after it) or rmdir / unlink (the mkdir that made its
- * path before it); NULL if none.
+ * Pairs what made a path on a bpffs before the replay point (a mkdir, a
+ * BPF_OBJ_PIN: libxdp pins a test link and unlinks it at once) with the
+ * rmdir / unlink that removes it next (fe_call.fs_pair): such a pair leaves
+ * the bpffs as it was, and neither is replayed. Once, sorted by path and seq.
  */
-static const struct fe_call *fs_undone(const struct fe_trace *t, const struct fe_call *c)
+static int pair_bpffs(struct fe_trace *t)
 {
-	const char *path = fe_fs_path(t, c), *other;
-	uint32_t i;
+	struct fs_event *ev = calloc(t->nr_calls + 1, sizeof(*ev));
+	uint32_t i, n = 0;
 
-	if (!path)
-		return NULL;
+	if (!ev)
+		return -ENOMEM;
 	for (i = 0; i < t->nr_calls; i++) {
-		const struct fe_call *o = &t->calls[i];
+		struct fe_call *c = &t->calls[i];
+		const char *path;
 
-		if (o->class != FE_CLASS_BPFFS || !succeeded(o) || o->seq > t->cut_seq ||
-		    fs_makes_dir(o) == fs_makes_dir(c) || !(other = fe_fs_path(t, o)) || strcmp(path, other))
+		c->fs_pair = NULL;
+		if (!succeeded(c) || c->seq > t->cut_seq)
 			continue;
-		if (fs_makes_dir(c) ? o->seq > c->seq : o->seq < c->seq)
-			return o;
+		if (c->class == FE_CLASS_BPFFS && (path = fe_fs_path(t, c)))
+			ev[n++] = (struct fs_event){ .path = path, .c = c, .makes = fs_makes_dir(c) };
+		else if ((path = pin_path(t, c)))
+			ev[n++] = (struct fs_event){ .path = path, .c = c, .makes = true };
 	}
-	/* an unlink of a pin the trace made */
-	for (i = 0; i < t->nr_calls && !fs_makes_dir(c); i++) {
-		const struct fe_call *o = &t->calls[i];
-
-		if (o->seq < c->seq && pin_unlinked(t, o) == c)
-			return o;
-	}
-	return NULL;
+	qsort(ev, n, sizeof(*ev), cmp_fs_event);
+	for (i = 0; i + 1 < n; i++)
+		if (ev[i].makes && !ev[i + 1].makes && !strcmp(ev[i].path, ev[i + 1].path)) {
+			ev[i].c->fs_pair = ev[i + 1].c;
+			ev[i + 1].c->fs_pair = ev[i].c;
+			i++;
+		}
+	free(ev);
+	return 0;
 }
 
 int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char *err, size_t err_size)
@@ -319,6 +317,11 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 				t->cut_clock = cut_clock_of(t, c);
 			}
 		}
+	}
+
+	if (pair_bpffs(t)) {
+		snprintf(err, err_size, "%s: %s", t->name, strerror(ENOMEM));
+		return -ENOMEM;
 	}
 
 	/* roots: what has an open fd at the replay point */
@@ -368,11 +371,11 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 				break;
 			case FE_CLASS_GLOBAL:
 				/* a pin and the unlink that removes it leave the bpffs as it was */
-				keep = !pin_unlinked(t, c);
+				keep = !c->fs_pair;
 				break;
 			case FE_CLASS_BPFFS:
 				/* an rmdir / unlink of what the trace did not make: pass 3 refuses it */
-				keep = !fs_makes_dir(c) && !fs_undone(t, c);
+				keep = !fs_makes_dir(c) && !c->fs_pair;
 				break;
 			case FE_CLASS_OTHER:
 				/* a command or syscall the translator does not know: pass 3 refuses it */
@@ -407,7 +410,7 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 		} else if (e) {
 			why(c, "failed: %s", fe_errno_name(e));
 		} else if (c->class == FE_CLASS_BPFFS && c->seq <= t->cut_seq) {
-			const struct fe_call *u = fs_undone(t, c);
+			const struct fe_call *u = c->fs_pair;
 			const char *path = fe_fs_path(t, c);
 
 			if (u && fs_makes_dir(c))
@@ -484,9 +487,9 @@ int fe_pass_select(struct fe_trace *t, const struct bpfrr_frontend_opts *o, char
 					why(c, "acts on no object the trace knows");
 				break;
 			case FE_CLASS_GLOBAL:
-				if (pin_unlinked(t, c)) {
+				if (c->fs_pair) {
 					why(c, "unpinned by seq %" PRIu64 " before the replay point: neither is replayed",
-					    pin_unlinked(t, c)->seq);
+					    c->fs_pair->seq);
 					break;
 				}
 				/* fall through */
