@@ -23,6 +23,17 @@ int bpfrr_sys_bpf(int cmd, void *attr, unsigned int size)
 	return bpfrr_rt_sys_bpf(cmd, attr, size);
 }
 
+int bpfrr_obj_info(int fd, void *info, uint32_t len)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = len;
+	attr.info.info = (uintptr_t)info;
+	return bpfrr_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+}
+
 int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log)
 {
 	struct bpfrr_rt_call rc = {

@@ -26,4 +26,7 @@ int64_t bpfrr_exec_user(const struct bpfrr_ir_call *c, int *fds, char **log);
 /* bpf(2) for the replayer's own calls (blob map, loader, info queries). */
 int bpfrr_sys_bpf(int cmd, void *attr, unsigned int size);
 
+/* BPF_OBJ_GET_INFO_BY_FD of fd into info (len bytes), as bpfrr_sys_bpf returns it. */
+int bpfrr_obj_info(int fd, void *info, uint32_t len);
+
 #endif /* BPFRR_EXEC_H */

@@ -564,13 +564,8 @@ static void remove_made_pins(struct bpfrr_replay *r)
 static int obj_id(int fd, uint32_t *id)
 {
 	uint32_t info[2] = { 0, 0 };
-	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uintptr_t)info;
-	if (bpfrr_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+	if (bpfrr_obj_info(fd, info, sizeof(info)))
 		return -errno;
 	*id = info[1];
 	return 0;

@@ -36,17 +36,6 @@
 #include "prog_tag.h"
 #include "replay.h"
 
-static int get_info(int fd, void *info, uint32_t len)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = len;
-	attr.info.info = (uintptr_t)info;
-	return bpfrr_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
-}
-
 struct table {
 	const struct bpfrr_replay *r;
 	bpfrr_verify_row_fn *fn;
@@ -124,7 +113,7 @@ static uint32_t prog_id_of(const struct bpfrr_replay *r, uint32_t slot)
 	if (slot >= r->ir->nr_slots || r->fds[slot] < 0)
 		return 0;
 	memset(&info, 0, sizeof(info));
-	return get_info(r->fds[slot], &info, sizeof(info)) ? 0 : info.id;
+	return bpfrr_obj_info(r->fds[slot], &info, sizeof(info)) ? 0 : info.id;
 }
 
 /* --- the running kernel's build, and what it should make of a program ---------------------- */
@@ -364,8 +353,8 @@ static uint32_t object_id(int fd, uint32_t kind)
 	memset(&pi, 0, sizeof(pi));
 	memset(&mi, 0, sizeof(mi));
 	if (kind == BPFRR_OBJ_PROG)
-		return get_info(fd, &pi, sizeof(pi)) ? 0 : pi.id;
-	return get_info(fd, &mi, sizeof(mi)) ? 0 : mi.id;
+		return bpfrr_obj_info(fd, &pi, sizeof(pi)) ? 0 : pi.id;
+	return bpfrr_obj_info(fd, &mi, sizeof(mi)) ? 0 : mi.id;
 }
 
 /* The BTF a map was created with and its value type, for names of .rodata/.data/.bss variables. */
@@ -624,7 +613,7 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		struct bpf_prog_info info;
 
 		memset(&info, 0, sizeof(info));
-		ret = get_info(fd, &info, sizeof(info));
+		ret = bpfrr_obj_info(fd, &info, sizeof(info));
 		if (ret)
 			return ret;
 		if (id->have & BPFRR_ID_TYPE)
@@ -668,7 +657,7 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		struct bpf_map_info info;
 
 		memset(&info, 0, sizeof(info));
-		ret = get_info(fd, &info, sizeof(info));
+		ret = bpfrr_obj_info(fd, &info, sizeof(info));
 		if (ret)
 			return ret;
 		if (id->have & BPFRR_ID_TYPE)
@@ -694,7 +683,7 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		struct bpf_btf_info info;
 
 		memset(&info, 0, sizeof(info));
-		ret = get_info(fd, &info, sizeof(info));
+		ret = bpfrr_obj_info(fd, &info, sizeof(info));
 		if (ret)
 			return ret;
 		if (id->have & BPFRR_ID_BTF_SIZE)
@@ -705,7 +694,7 @@ static int verify_slot(const struct bpfrr_replay *r, uint32_t i, struct table *t
 		struct bpf_link_info info;
 
 		memset(&info, 0, sizeof(info));
-		ret = get_info(fd, &info, sizeof(info));
+		ret = bpfrr_obj_info(fd, &info, sizeof(info));
 		if (ret)
 			return ret;
 		if (id->have & BPFRR_ID_TYPE)
