@@ -110,6 +110,7 @@ struct fe_obj {
 	char why_kept[96];
 	/* pass 3 */
 	int32_t slot;			/* IR slot, or -1 */
+	uint64_t info_seq;		/* the first BPF_OBJ_GET_INFO_BY_FD on it (its id learned), 0: none */
 	bool unavailable;		/* its maker was untranslatable (skipped) */
 	/* an object made outside the trace, first seen by an ADOPT fd event */
 	uint32_t adopt_tid;

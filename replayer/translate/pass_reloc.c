@@ -1045,23 +1045,26 @@ static int add_dir_slot(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe
 /* --- numbers in a directory's name ----------------------------------------------------- */
 
 /*
- * Did the loader learn o's kernel id before seq (a BPF_OBJ_GET_INFO_BY_FD on
- * it)? A number in a path can only be an object's id if the loader knew it.
+ * When the loader learned each object's kernel id (fe_obj.info_seq: its first
+ * successful BPF_OBJ_GET_INFO_BY_FD): a number in a path can only be an
+ * object's id if the loader knew it. Once, before the directories are named.
  */
-static bool id_learned_before(const struct fe_trace *t, struct fe_obj *o, uint64_t seq)
+static void note_info_queries(struct fe_trace *t)
 {
 	uint32_t i, j;
 
 	for (i = 0; i < t->nr_calls; i++) {
 		const struct fe_call *c = &t->calls[i];
 
-		if (!c->is_bpf || c->cmd != BPFRR_CMD_OBJ_GET_INFO_BY_FD || c->seq >= seq || c->ret)
+		if (!c->is_bpf || c->cmd != BPFRR_CMD_OBJ_GET_INFO_BY_FD || c->ret)
 			continue;
-		for (j = 0; j < c->nr_refs; j++)
-			if (c->refs[j].obj && fe_canon(c->refs[j].obj) == o)
-				return true;
+		for (j = 0; j < c->nr_refs; j++) {
+			struct fe_obj *o = c->refs[j].obj ? fe_canon(c->refs[j].obj) : NULL;
+
+			if (o && (!o->info_seq || c->seq < o->info_seq))
+				o->info_seq = c->seq;
+		}
 	}
-	return false;
 }
 
 /*
@@ -1080,7 +1083,7 @@ static struct fe_obj *obj_of_id(const struct fe_trace *t, uint64_t id, uint64_t 
 			struct fe_obj *o = fe_canon((struct fe_obj *)b);
 
 			if (o->base.kind == kinds[k] && o->slot >= 0 && o->ident && o->ident->id == id &&
-			    o->creator && o->creator->seq < seq && id_learned_before(t, o, seq))
+			    o->creator && o->creator->seq < seq && o->info_seq && o->info_seq < seq)
 				return o;
 		}
 	return NULL;
@@ -1112,13 +1115,17 @@ static bool is_alnum(char ch)
  * component (digits between non-alphanumerics) that is the index of a device
  * a netlink request named, or else the id of a replayed object the loader had
  * asked for, is renamed at replay (struct bpfrr_ir_path_sub), and the call's
- * explanation says so.
+ * explanation says so. A name with more such numbers than a slot carries
+ * keeps them all as recorded (renaming some would make a name nobody looks
+ * for), and the explanation says that.
  */
 static int name_dir_numbers(struct bpfrr_ir *ir, const struct fe_trace *t, struct fe_call *c)
 {
+	struct bpfrr_ir_path_sub found[BPFRR_IR_MAX_PATH_SUBS];
 	const char *path = ir->slots[c->dir_slot].path, *name = strrchr(path, '/') + 1, *p = name;
+	uint32_t n = 0, k;
 	char said[200] = "";
-	size_t used = 0;
+	size_t used = 0, len;
 	int ret;
 
 	while (*p) {
@@ -1136,33 +1143,37 @@ static int name_dir_numbers(struct bpfrr_ir *ir, const struct fe_trace *t, struc
 		whole = (start == name || !is_alnum(start[-1])) && !is_alnum(*p) && (*start != '0' || p - start == 1);
 		while (*p >= '0' && *p <= '9')
 			p++;
-		if (!whole || v > UINT32_MAX)
+		if (!whole || v > UINT32_MAX || (!(dev = device_of_ifindex(t, v)) && !(o = obj_of_id(t, v, c->seq))))
 			continue;
-		if ((dev = device_of_ifindex(t, v)))
-			ret = bpfrr_ir_add_path_sub(ir, (uint32_t)c->dir_slot, (uint32_t)(start - path),
-						    (uint32_t)(p - start), BPFRR_IR_PATH_SUB_IFINDEX, -1, dev);
-		else if ((o = obj_of_id(t, v, c->seq)))
-			ret = bpfrr_ir_add_path_sub(ir, (uint32_t)c->dir_slot, (uint32_t)(start - path),
-						    (uint32_t)(p - start), BPFRR_IR_PATH_SUB_OBJ_ID, o->slot, NULL);
-		else
-			continue;
-		if (ret)
-			return ret;
+		if (n++ >= BPFRR_IR_MAX_PATH_SUBS)
+			continue;	/* counted: the name is left as recorded below */
+		found[n - 1] = (struct bpfrr_ir_path_sub){
+			.off = (uint32_t)(start - path), .len = (uint32_t)(p - start),
+			.kind = dev ? BPFRR_IR_PATH_SUB_IFINDEX : BPFRR_IR_PATH_SUB_OBJ_ID,
+			.obj_slot = dev ? -1 : o->slot, .dev = (char *)dev,
+		};
 		if (used < sizeof(said)) {
-			int n = dev ? snprintf(said + used, sizeof(said) - used, "%s%" PRIu64 ": ifindex of %s",
+			int w = dev ? snprintf(said + used, sizeof(said) - used, "%s%" PRIu64 ": ifindex of %s",
 					       used ? ", " : "", v, dev) :
 				      snprintf(said + used, sizeof(said) - used, "%s%" PRIu64 ": id of slot %d %s",
 					       used ? ", " : "", v, o->slot,
 					       ir->slots[o->slot].name ? ir->slots[o->slot].name : "");
 
-			used += n > 0 ? (size_t)n : 0;
+			used += w > 0 ? (size_t)w : 0;
 		}
 	}
-	if (used) {
-		size_t len = strlen(c->why);
-
-		snprintf(c->why + len, sizeof(c->why) - len, "; renamed after the calls (%s)", said);
+	len = strlen(c->why);
+	if (n > BPFRR_IR_MAX_PATH_SUBS) {
+		snprintf(c->why + len, sizeof(c->why) - len, "; not renamed: %u numbers name this kernel's, at most %u are",
+			 n, BPFRR_IR_MAX_PATH_SUBS);
+		return 0;
 	}
+	for (k = 0; k < n; k++)
+		if ((ret = bpfrr_ir_add_path_sub(ir, (uint32_t)c->dir_slot, found[k].off, found[k].len, found[k].kind,
+						 found[k].obj_slot, found[k].dev)))
+			return ret;
+	if (n)
+		snprintf(c->why + len, sizeof(c->why) - len, "; renamed after the calls (%s)", said);
 	return 0;
 }
 
@@ -1382,6 +1393,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 	}
 
 	/* numbers of the recording's kernel in the names of the directories made, now that slots exist */
+	note_info_queries(t);
 	for (i = 0; i < n; i++)
 		if (order[i]->fate == FE_MKDIR && order[i]->dir_slot >= 0 &&
 		    (ret = name_dir_numbers(ir, t, order[i])))

@@ -1269,6 +1269,49 @@ START_TEST(bpffs_directories)
 }
 END_TEST
 
+/*
+ * Numbers in a made directory's name (libxdp's dispatch-IFINDEX-PROGID): a
+ * whole number that is the id of a replayed program the loader asked the
+ * kernel for is renamed at replay; digits inside a word, an id nobody asked
+ * for, a number no object has, stay. More numbers than a slot carries: none
+ * is renamed, and the explanation says so (the translation still succeeds).
+ */
+START_TEST(bpffs_directory_numbers)
+{
+	struct scen sc;
+	struct run rn;
+	uint64_t named, inword, unasked, noid, many;
+	const struct bpfrr_ir_slot *d;
+	size_t len;
+
+	scen_begin(&sc, 1);
+	prog_load(&sc, TID, 3, "p", 0, 0, 29, 0);
+	info_query(&sc, TID, 3);
+	prog_load(&sc, TID, 4, "q", 0, 0, 41, 0);
+	named = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/dispatch-x-29", 0700);
+	inword = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/v29", 0700);
+	unasked = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/n-41", 0700);
+	noid = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/d-7", 0700);
+	many = bpffs_call(&sc, "mkdir", "/sys/fs/bpf/m-29-29-29-29-29-29-29-29-29", 0700);
+	prog_load(&sc, TID, 5, "r", 0, 0, 50, 0);
+	ck_assert_int_eq(run_passes(&rn, scen_end(&sc, true, &len), &len, 3, NULL), 0);
+	d = &rn.ir->slots[call(&rn, named)->dir_slot];
+	ck_assert_uint_eq(d->nr_path_subs, 1);
+	ck_assert_uint_eq(d->path_subs[0].kind, BPFRR_IR_PATH_SUB_OBJ_ID);
+	ck_assert_int_eq(d->path_subs[0].obj_slot, slot_named(&rn, "prog.p"));
+	ck_assert_uint_eq(d->path_subs[0].off, strlen("/sys/fs/bpf/dispatch-x-"));
+	ck_assert_uint_eq(d->path_subs[0].len, 2);
+	ck_assert_ptr_nonnull(strstr(call(&rn, named)->why, "; renamed after the calls (29: id of slot"));
+	ck_assert_uint_eq(rn.ir->slots[call(&rn, inword)->dir_slot].nr_path_subs, 0);
+	ck_assert_uint_eq(rn.ir->slots[call(&rn, unasked)->dir_slot].nr_path_subs, 0);
+	ck_assert_uint_eq(rn.ir->slots[call(&rn, noid)->dir_slot].nr_path_subs, 0);
+	ck_assert_uint_eq(rn.ir->slots[call(&rn, many)->dir_slot].nr_path_subs, 0);
+	ck_assert_msg(strstr(call(&rn, many)->why, "not renamed: 9 numbers name this kernel's, at most 8 are"),
+		      "%s", call(&rn, many)->why);
+	run_free(&rn);
+}
+END_TEST
+
 /* --- the synthetic kprobe trace of the dump tests ----------------------------------------------- */
 static uint8_t *kprobe_bytes(bool with_end, size_t *len)
 {
@@ -1950,6 +1993,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_fds_in_map_values);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
 	tcase_add_test(tc, bpffs_directories);
+	tcase_add_test(tc, bpffs_directory_numbers);
 	tcase_add_test(tc, driver_on_the_dump_trace);
 	tcase_add_test(tc, reloc_symbols);
 	tcase_add_test(tc, survives_garbage_in_records);
