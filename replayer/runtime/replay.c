@@ -610,16 +610,13 @@ static int rename_dir_slots(struct bpfrr_replay *r)
 			return replay_fail(r, -1, ret, "renaming %s for slot %u: %s", s->path, i, strerror(-ret));
 		if (!strcmp(path, s->path))
 			continue;
-		/* RENAME_NOREPLACE semantics by hand: rename(2) would replace an empty directory */
-		if (!access(path, F_OK))
-			return replay_fail(r, -1, -EEXIST, "renaming %s to %s for slot %u: %s", s->path, path, i,
-					   strerror(EEXIST));
-		if (rename(s->path, path))
+		/* never over an existing one: rename(2) would replace an empty directory */
+		if (renameat2(AT_FDCWD, s->path, AT_FDCWD, path, RENAME_NOREPLACE))
 			return replay_fail(r, -1, -errno, "renaming %s to %s for slot %u: %s", s->path, path, i,
 					   strerror(errno));
 		copy = strdup(path);
 		if (!copy) {
-			rename(path, s->path);
+			renameat2(AT_FDCWD, path, AT_FDCWD, s->path, RENAME_NOREPLACE);
 			return replay_fail(r, -1, -ENOMEM, "out of memory");
 		}
 		free(s->path);
