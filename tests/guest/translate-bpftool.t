@@ -103,12 +103,23 @@ ca_runs() {
 	bpftool prog show | sed -n 's/.* name fx_ca_[a-z_]* .* run_cnt \([0-9]*\).*/\1/p' | sort -n | tail -n 1
 }
 if [ -e /proc/modules ]; then	# CONFIG_MODULES
-	tr_before_replay='bpftool struct_ops unregister name fx_ca >/dev/null && ! ca_registered ||
+	# A replay while the original is still registered fails at the map update (the
+	# kernel has an fx_ca already) and leaves no object of its own behind; then the
+	# original goes and the replay registers its own.
+	tr_before_replay='take_max
+		if "$BPFRR" replay structops.bundle >structops.busy 2>&1; then
+			fail "struct_ops: a replay over the registered original succeeded"
+		else
+			grep -q "File exists" structops.busy && pass "struct_ops: a replay over the registered original fails: $(grep -m1 -i "exists" structops.busy)" ||
+				fail "struct_ops: a replay over the registered original failed otherwise: $(cat structops.busy)"
+			check_nothing_left "struct_ops: the failed replay"
+		fi
+		bpftool struct_ops unregister name fx_ca >/dev/null && ! ca_registered ||
 		fail "struct_ops: unregistering the original failed"'
 	if translate_and_replay structops "" none bpftool struct_ops register "$FX/fx_tcpca.bpf.o"; then
 		if ca_registered; then
 			pass "struct_ops: the replay registered fx_ca again ($(cat "$ca_avail"))"
-			# a connection that uses fx_ca: its callbacks run on the acks of a bulk transfer
+			# a connection that uses fx_ca: its init callback runs at its start
 			old_ca=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 			echo 1 >/proc/sys/kernel/bpf_stats_enabled
 			echo fx_ca >/proc/sys/net/ipv4/tcp_congestion_control
