@@ -478,6 +478,95 @@ static bool used_by_programs(const struct bpfrr_ir *ir, uint32_t slot)
 	return false;
 }
 
+/* struct bpf_struct_ops_common_value { refcount_t refcnt; enum bpf_struct_ops_state state; } */
+#define STRUCT_OPS_STATE_OFF	4
+/* map_flags: a struct_ops map registered through a link (UAPI BPF_F_LINK, which older headers lack) */
+#define STRUCT_OPS_F_LINK	(1u << 13)
+static const char *const struct_ops_states[] = { "init", "inuse", "tobefree", "ready" };
+
+/*
+ * A struct_ops map's contents: the value its last replayed BPF_MAP_UPDATE_ELEM
+ * gave it.  The kernel's lookup returns the value with each program's id where
+ * the update put its fd (bpf_struct_ops_map_update_elem()), and the state the
+ * update left: registered ("inuse") without BPF_F_LINK, "ready" for a link with
+ * it.  The ids must be those of the replayed programs the update named (the
+ * call's fd patches of attr.value), the state what the update makes.
+ */
+static void verify_struct_ops(const struct bpfrr_replay *r, uint32_t slot, struct table *t,
+			      const struct bpf_map_info *info, const char *obj)
+{
+	const struct bpfrr_ir_call *update = NULL;
+	char want[160] = "", got[160] = "", at[96] = "";
+	uint32_t i, k, nr_progs = 0, state, want_state;
+	int32_t value_buf = -2;
+	uint8_t *val;
+	int verdict = 1, ret;
+
+	for (i = 0; i < r->ir->nr_calls; i++) {
+		const struct bpfrr_ir_call *c = &r->ir->calls[i];
+
+		if (c->op != BPFRR_IR_BPF || c->cmd != BPF_MAP_UPDATE_ELEM)
+			continue;
+		for (k = 0; k < c->nr_fdrels; k++)
+			if (c->fdrels[k].buf == BPFRR_IR_IN_ATTR && c->fdrels[k].offset == 0 &&
+			    c->fdrels[k].slot == slot)
+				update = c;
+	}
+	if (!update) {
+		row(t, slot, obj, "contents", "no update", "(struct_ops: nothing to compare)", -1);
+		return;
+	}
+	for (k = 0; k < update->nr_bufs; k++)
+		if (update->bufs[k].parent == BPFRR_IR_IN_ATTR && !strcmp(update->bufs[k].path, "attr.value"))
+			value_buf = (int32_t)k;
+	val = calloc(1, info->value_size > 8 ? info->value_size : 8);
+	if (!val) {
+		row(t, slot, obj, "contents", "registered", "(out of memory)", -1);
+		return;
+	}
+	ret = map_lookup(r->fds[slot], &(uint32_t){ 0 }, val);
+	if (ret) {
+		snprintf(got, sizeof(got), "(lookup: %s)", strerror(-ret));
+		row(t, slot, obj, "contents", "registered", got, -1);
+		free(val);
+		return;
+	}
+	for (k = 0; k < update->nr_fdrels && verdict > 0; k++) {
+		const struct bpfrr_ir_fdrel *f = &update->fdrels[k];
+		const struct bpfrr_ir_slot *ps;
+		uint32_t want_id, got_id;
+
+		if (f->buf != value_buf || f->slot >= r->ir->nr_slots || f->offset + 4 > info->value_size)
+			continue;
+		ps = &r->ir->slots[f->slot];
+		want_id = object_id(r->fds[f->slot], ps->kind);
+		memcpy(&got_id, val + f->offset, sizeof(got_id));
+		nr_progs++;
+		if (!want_id || want_id != got_id) {
+			snprintf(at, sizeof(at), "value byte %u", f->offset);
+			snprintf(want, sizeof(want), "slot %u %s: id %u", f->slot,
+				 ps->name ? ps->name : bpfrr_abi_obj_kind_name(ps->kind), want_id);
+			snprintf(got, sizeof(got), "id %u", got_id);
+			verdict = 0;
+		}
+	}
+	memcpy(&state, val + STRUCT_OPS_STATE_OFF, sizeof(state));
+	want_state = info->map_flags & STRUCT_OPS_F_LINK ? 3 : 1;
+	if (verdict > 0 && state != want_state) {
+		snprintf(at, sizeof(at), "state");
+		snprintf(want, sizeof(want), "%s", struct_ops_states[want_state]);
+		snprintf(got, sizeof(got), "%s", state < 4 ? struct_ops_states[state] : "?");
+		verdict = 0;
+	}
+	if (verdict > 0) {
+		snprintf(want, sizeof(want), "%s, %u programs", struct_ops_states[want_state], nr_progs);
+		row(t, slot, obj, "contents", want, "same", 1);
+	} else {
+		row_at(t, slot, obj, "contents", want, got, NULL, at, verdict);
+	}
+	free(val);
+}
+
 /*
  * The contents of a map the loader wrote, against what the recording's calls
  * left (the slot's contents): one row per map.  Programs may change a map
@@ -508,6 +597,10 @@ static void verify_contents(const struct bpfrr_replay *r, uint32_t slot, struct 
 		 c->flags & BPFRR_IR_CONTENTS_FROZEN ? ", frozen" : "");
 	if (c->flags & BPFRR_IR_CONTENTS_PARTIAL) {
 		row(t, slot, obj, "contents", rec, "(writes bpfrr does not model: not compared)", -1);
+		return;
+	}
+	if (info->type == BPF_MAP_TYPE_STRUCT_OPS) {
+		verify_struct_ops(r, slot, t, info, obj);
 		return;
 	}
 	if (bpfrr_abi_map_is_percpu(info->type) ||

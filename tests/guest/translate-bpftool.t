@@ -98,9 +98,11 @@ fi
 # The kernel registers a struct_ops type only with CONFIG_MODULES ('struct module' in its BTF).
 ca_avail=/proc/sys/net/ipv4/tcp_available_congestion_control
 ca_registered() { tr ' ' '\n' <"$ca_avail" | grep -qx fx_ca; }
-# ca_runs: the largest run_cnt of the fx_ca programs (with kernel.bpf_stats_enabled)
+# ca_runs: how often fx_ca_init ran, by its own count (slot 3 of fx_ca_calls; the largest if
+# more than one map has that name). Not run_cnt: 6.12 leaves struct_ops programs' at 0 here.
 ca_runs() {
-	bpftool prog show | sed -n 's/.* name fx_ca_[a-z_]* .* run_cnt \([0-9]*\).*/\1/p' | sort -n | tail -n 1
+	bpftool -j map dump name fx_ca_calls 2>/dev/null | tr -d ' \n' | tr '{' '\n' |
+		sed -n 's/^"key":3,"value":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
 }
 if [ -e /proc/modules ]; then	# CONFIG_MODULES
 	# A replay while the original is still registered fails at the map update (the
@@ -117,25 +119,31 @@ if [ -e /proc/modules ]; then	# CONFIG_MODULES
 		bpftool struct_ops unregister name fx_ca >/dev/null && ! ca_registered ||
 		fail "struct_ops: unregistering the original failed"'
 	if translate_and_replay structops "" none bpftool struct_ops register "$FX/fx_tcpca.bpf.o"; then
+		# --verify: the kernel's value of the replayed map holds the replayed programs' ids
+		grep -q '^ *[0-9]*  *map.fx_ca  *contents  *inuse, 4 programs  *same  *ok$' structops.replay &&
+			pass "struct_ops: --verify found fx_ca registered with the 4 replayed programs" ||
+			fail "struct_ops: the verify table's contents row: $(grep 'map.fx_ca  *contents' structops.replay)"
 		if ca_registered; then
 			pass "struct_ops: the replay registered fx_ca again ($(cat "$ca_avail"))"
 			# a connection that uses fx_ca: its init callback runs at its start
 			old_ca=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
-			echo 1 >/proc/sys/kernel/bpf_stats_enabled
 			echo fx_ca >/proc/sys/net/ipv4/tcp_congestion_control
-			# (up to three connections: under TCG a listener may not be up in time)
-			for port in 7411 7412 7413; do
-				timeout 15 nc -l -p $port >/dev/null 2>&1 &
-				sleep 1
-				dd if=/dev/zero bs=64k count=64 2>/dev/null | timeout 10 nc 127.0.0.1 $port >/dev/null 2>&1
+			# (up to five tries: under TCG a listener may not be up in time; a try counts
+			# once the listener got the line)
+			conns=0
+			for port in 7411 7412 7413 7414 7415; do
+				rm -f structops.got
+				timeout 20 nc -l -p $port >structops.got 2>/dev/null &
+				sleep 2
+				echo fx_ca | timeout 10 nc 127.0.0.1 $port >/dev/null 2>&1
 				wait 2>/dev/null
+				grep -q fx_ca structops.got 2>/dev/null && conns=$((conns + 1))
 				runs=$(ca_runs)
 				[ "${runs:-0}" -gt 0 ] && break
 			done
 			echo "$old_ca" >/proc/sys/net/ipv4/tcp_congestion_control
-			echo 0 >/proc/sys/kernel/bpf_stats_enabled
-			[ "${runs:-0}" -gt 0 ] && pass "struct_ops: a TCP connection ran the replayed fx_ca (run_cnt $runs)" ||
-				fail "struct_ops: no fx_ca program ran: $(bpftool prog show | grep -A1 ' name fx_ca_')"
+			[ "${runs:-0}" -gt 0 ] && pass "struct_ops: a TCP connection ran the replayed fx_ca (fx_ca_init ran $runs times)" ||
+				fail "struct_ops: fx_ca_init did not run after $conns connection(s): $(bpftool -j map dump name fx_ca_calls)"
 		else
 			fail "struct_ops: fx_ca is not registered after the replay: $(cat "$ca_avail")"
 		fi
