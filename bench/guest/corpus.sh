@@ -449,7 +449,8 @@ done <"$list"
 [ -z "$loopdev" ] || losetup -d "$loopdev"
 [ -z "$xfsloop" ] || { umount "$xfsdir"; losetup -d "$xfsloop"; }
 [ -z "$btrfsloop" ] || { umount "$btrfsdir"; losetup -d "$btrfsloop"; }
-[ -z "$mddev" ] || mdadm --stop "$mddev" >/dev/null 2>&1
+# /dev/md0 holds the two loop devices also when mdadm --create failed to run it
+[ -z "$mdloops" ] || mdadm --stop /dev/md0 >/dev/null 2>&1
 for d in $cacheloop $mdloops; do losetup -d "$d"; done
 rm -rf "$work" "$loopfile" /tmp/corpus.ext4 /tmp/corpus.loopdev /tmp/corpus.ext4loop /tmp/corpus.devs \
 	/tmp/corpus.cache /tmp/corpus.xfs /tmp/corpus.btrfs /tmp/corpus.md0 /tmp/corpus.md1
