@@ -223,6 +223,12 @@ bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr
 			m->value_size = (uint32_t)bpfrr_abi_field_get(f, attr, attr_len);
 		m->has_sizes = true;
 	}
+	if ((f = bpfrr_abi_cmd_field(cmd, d->makes.value_type))) {
+		const struct bpfrr_field *obj = f->btf_obj_field ? bpfrr_abi_cmd_field(cmd, f->btf_obj_field) : NULL;
+
+		m->value_type = (uint32_t)bpfrr_abi_field_get(f, attr, attr_len);
+		m->value_type_module = obj && bpfrr_abi_field_get(obj, attr, attr_len);
+	}
 	if ((f = bpfrr_abi_cmd_field(cmd, d->makes.name)) && (size_t)f->offset + f->size <= attr_len) {
 		size_t n = f->size < BPFRR_ABI_OBJ_NAME_LEN ? f->size : BPFRR_ABI_OBJ_NAME_LEN;
 
@@ -1184,6 +1190,47 @@ static int prog_load_fds(const struct view *v, const struct bpfrr_abi_env *env,
 	return err;
 }
 
+/*
+ * The program fds of a struct_ops value: in the function pointer members of
+ * its data, where only the kernel's BTF says (env->value_fds).  The kernel
+ * reads each as (int)*(unsigned long *); 0 is a member the loader leaves
+ * out.  Not known: nothing is yielded (the translator refuses the update).
+ */
+static int struct_ops_value_fds(const struct view *v, const struct bpfrr_abi_env *env, const char *map_fd_name,
+				const struct bpfrr_field *vf, uint64_t values, uint32_t value_size,
+				bpfrr_abi_fd_cb cb, void *arg)
+{
+	uint32_t offs[BPFRR_ABI_VALUE_FDS_MAX];
+	int map_fd = (int)sibling(v->desc, map_fd_name, v->variant, v->cur, v->cur_size, NULL);
+	int n, i, err;
+
+	if (!env->value_fds || (n = env->value_fds(env->ctx, map_fd, offs, BPFRR_ABI_VALUE_FDS_MAX)) <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		struct bpfrr_abi_fd_ref r;
+		uint64_t slot;
+
+		if ((uint64_t)offs[i] + 8 > value_size || env->read_mem(env->ctx, values + offs[i], &slot, 8))
+			continue;
+		if (!(int32_t)slot)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.path = "attr.value";
+		r.fd = (int32_t)slot;
+		r.kind = BPFRR_OBJ_PROG;
+		r.type = BPFRR_FDREF_MAP_VALUE;
+		r.where = BPFRR_FD_IN_BUF;
+		r.buf_addr = values;
+		r.buf_offset = offs[i];
+		r.buf_path = "attr.value";
+		r.insn_idx = -1;
+		r.field = vf;
+		if ((err = cb(arg, &r)))
+			return err;
+	}
+	return 0;
+}
+
 /* fds inside map values being stored: one value, or count of them (batch) */
 static int map_value_fds(const struct view *v, const struct bpfrr_abi_env *env, const char *map_fd_name,
 			 const char *value_name, const char *count_name, bpfrr_abi_fd_cb cb, void *arg)
@@ -1200,6 +1247,8 @@ static int map_value_fds(const struct view *v, const struct bpfrr_abi_env *env, 
 
 	if (!values || !m.known || !env->read_mem)
 		return 0;
+	if (m.type == ABI_MAP_TYPE_STRUCT_OPS)
+		return struct_ops_value_fds(v, env, map_fd_name, vf, values, m.value_size, cb, arg);
 	kind = bpfrr_abi_map_value_fd(m.type, m.value_size, &off);
 	if (kind == BPFRR_OBJ_NONE || off + 4 > m.value_size)
 		return 0;

@@ -26,7 +26,7 @@
  * none of them should know a field offset of its own.
  *
  * Known limits: fds inside BPF_MAP_TYPE_STRUCT_OPS values (program fds at
- * offsets only the kernel's BTF tells) are not walked; fds inside
+ * offsets only the kernel's BTF tells) need env->value_fds; fds inside
  * link_create.iter_info need env->iter_target.
  */
 #ifndef BPFRR_BPF_ABI_H
@@ -297,6 +297,8 @@ struct bpfrr_field {
 #define BPFRR_FIELDF_OUT_LEN_PLUS_NUL	0x0080	/* out_len_field excludes the NUL the kernel also wrote */
 #define BPFRR_FIELDF_KERNEL_BTF		0x0100	/* a BTF id of the kernel's BTF (vmlinux or btf_obj_field's
 						 * module), not of the loader's: it differs between builds */
+#define BPFRR_FIELDF_STRUCT_OPS_VALUE	0x0200	/* a struct_ops map's value type: the kernel reads program
+						 * fds from its function pointer members (env->value_fds) */
 
 struct bpfrr_struct_desc {
 	const char *name;		/* "bpf_prog_info", "attr(BPF_PROG_LOAD)" */
@@ -340,6 +342,7 @@ struct bpfrr_cmd_makes {
 	const char *type;		/* "map_type", "prog_type" */
 	const char *key_size, *value_size;
 	const char *name;		/* "map_name", "prog_name" */
+	const char *value_type;		/* "btf_vmlinux_value_type_id": a struct_ops map's value type */
 };
 
 /* The log buffer a command fills in: its attr fields, or all NULL. */
@@ -358,7 +361,13 @@ struct bpfrr_cmd_refusal {
 	const char *field;
 	uint32_t target_type;
 	const char *why;
+	/* not refused when the trace says where the target map's value holds fds
+	 * (a struct_ops map: env->value_fds) */
+	bool unless_value_fds;
 };
+
+/* The most fd places of one map value the walker takes (BPFRR_SYM_VALUE_FDS_MAX). */
+#define BPFRR_ABI_VALUE_FDS_MAX	64
 
 /*
  * A run of a program of target_type may make objects inside the kernel and
@@ -451,6 +460,8 @@ struct bpfrr_abi_made {
 	bool has_name;			/* the name field lies within the attr */
 	uint32_t obj_type, key_size, value_size;
 	char name[BPFRR_ABI_OBJ_NAME_LEN + 1];	/* NUL-terminated */
+	uint32_t value_type;		/* makes.value_type: a kernel BTF id, 0 if none */
+	bool value_type_module;		/* ... of a module's BTF (its btf_obj_field is set) */
 };
 /* fill *m (zeroed first) from attr; false if cmd's attr says nothing of what it makes */
 bool bpfrr_abi_cmd_made(int cmd, const void *attr, size_t attr_len, struct bpfrr_abi_made *m);
@@ -545,6 +556,15 @@ struct bpfrr_abi_env {
 	 * member of union bpf_iter_link_info holds an fd. 0 or -ENOENT.
 	 */
 	int (*iter_target)(void *ctx, int prog_fd, char *name, size_t size);
+	/*
+	 * Optional: where the value of the struct_ops map behind map_fd holds
+	 * program fds (byte offsets, at most max, into *offsets): their number,
+	 * or -ENOENT if that is not known (the recording kernel's BTF tells it:
+	 * lib/trace.h, BPFRR_SYM_F_VALUE_FDS).  Without it, or -ENOENT, the fds
+	 * of a struct_ops value are not walked (the translator then refuses
+	 * the update: struct bpfrr_cmd_refusal.unless_value_fds).
+	 */
+	int (*value_fds)(void *ctx, int map_fd, uint32_t *offsets, unsigned int max);
 	unsigned int nr_cpus;	/* possible CPUs, for per-CPU map values */
 	void *ctx;
 };

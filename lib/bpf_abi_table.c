@@ -400,7 +400,7 @@ static const struct bpfrr_field map_create_fields[] = {
 	U32("btf_key_type_id", 52, IN, .content = BPFRR_CONTENT_BTF_ID),
 	U32("btf_value_type_id", 56, IN, .content = BPFRR_CONTENT_BTF_ID),
 	U32("btf_vmlinux_value_type_id", 60, IN, .content = BPFRR_CONTENT_BTF_ID,
-	    .flags = BPFRR_FIELDF_KERNEL_BTF, .btf_obj_field = "value_type_btf_obj_fd"),
+	    .flags = BPFRR_FIELDF_KERNEL_BTF | BPFRR_FIELDF_STRUCT_OPS_VALUE, .btf_obj_field = "value_type_btf_obj_fd"),
 	U64("map_extra", 64, IN),
 	FD("value_type_btf_obj_fd", 72, BPFRR_OBJ_BTF, .flags = BPFRR_FIELDF_NEEDS_FLAG,
 	   .flag_field = "map_flags", .flag_mask = ABI_F_VTYPE_BTF_OBJ_FD),
@@ -1066,17 +1066,18 @@ static uint32_t test_run_variant(const void *attr, size_t attr_size,
 /* kernel/bpf/syscall.c bpf_sys_bpf() in 6.12 */
 #define SYS_BPF		BPFRR_CMDF_SYS_BPF_612
 
+/* A 2.1 trace says where (the SYMBOL of the map's value type); older ones do not. */
 static const char refuse_struct_ops[] =
-	"a struct_ops value: its program fds sit where only the kernel's BTF says, which bpfrr does "
-	"not relocate";
+	"a struct_ops value whose program fds the trace does not place (a trace before format 2.1, "
+	"or a module's struct_ops type): they sit where only the recording kernel's BTF says";
 
 static const struct bpfrr_cmd_desc cmds[BPFRR_ABI_NR_CMDS] = {
 	CMD(MAP_CREATE, map_create, BPFRR_OBJ_MAP, false, CLS(CREATE), FLAGS(BUILDS | USES_FDS | SYS_BPF),
-	    .makes = { "map_type", "key_size", "value_size", "map_name" }),
+	    .makes = { "map_type", "key_size", "value_size", "map_name", "btf_vmlinux_value_type_id" }),
 	CMD(MAP_LOOKUP_ELEM, map_lookup, BPFRR_OBJ_NONE, false, CLS(READ), FLAGS(USES_FDS)),
 	CMD(MAP_UPDATE_ELEM, map_update, BPFRR_OBJ_NONE, false, CLS(MUTATE), .acts_on = "map_fd", FLAGS(BUILDS | SYS_BPF),
 	    .changes_fd = "map_fd",
-	    .refuse = { .target_type = ABI_MAP_TYPE_STRUCT_OPS, .why = refuse_struct_ops }),
+	    .refuse = { .target_type = ABI_MAP_TYPE_STRUCT_OPS, .why = refuse_struct_ops, .unless_value_fds = true }),
 	CMD(MAP_DELETE_ELEM, map_delete, BPFRR_OBJ_NONE, false, CLS(MUTATE), .acts_on = "map_fd", FLAGS(SYS_BPF), .changes_fd = "map_fd"),
 	CMD(MAP_GET_NEXT_KEY, map_next_key, BPFRR_OBJ_NONE, false, CLS(READ), FLAGS(USES_FDS)),
 	CMD(PROG_LOAD, prog_load, BPFRR_OBJ_PROG, true, .variant = prog_load_variant, CLS(CREATE),

@@ -25,6 +25,8 @@ void bpfrr_obj_facts_from_attr(struct bpfrr_obj_facts *f, int cmd, const void *a
 	f->key_size = m.key_size;
 	f->value_size = m.value_size;
 	memcpy(f->name, m.name, sizeof(f->name));
+	f->value_type = m.value_type;
+	f->value_type_module = m.value_type_module;
 }
 
 void bpfrr_obj_facts_add_identity(struct bpfrr_obj_facts *f, uint32_t kind, const struct bpfrr_rec_object *id)
@@ -88,6 +90,19 @@ static int we_fd_info(void *ctx, int fd, enum bpfrr_obj_kind *kind, uint32_t *ob
 	return bpfrr_obj_facts_fd_info(k, &f, kind, obj_type, key_size, value_size);
 }
 
+static int we_value_fds(void *ctx, int fd, uint32_t *offsets, unsigned int max)
+{
+	struct bpfrr_walk_env *we = ctx;
+	struct bpfrr_obj_facts f;
+	uint32_t k;
+
+	memset(&f, 0, sizeof(f));
+	if (!we->src.value_layout || we->src.fd_facts(we->src.ctx, fd, &k, &f) || k != BPFRR_OBJ_MAP ||
+	    !f.value_type || f.value_type_module)
+		return -ENOENT;
+	return we->src.value_layout(we->src.ctx, f.value_type, offsets, max);
+}
+
 const struct bpfrr_abi_env *bpfrr_walk_env_init(struct bpfrr_walk_env *we, const struct bpfrr_walk_src *src,
 						enum bpfrr_phase phase, unsigned int nr_cpus,
 						const void *entry_attr, size_t entry_attr_size)
@@ -97,6 +112,7 @@ const struct bpfrr_abi_env *bpfrr_walk_env_init(struct bpfrr_walk_env *we, const
 	we->phase = phase;
 	we->env.read_mem = we_read;
 	we->env.fd_info = we_fd_info;
+	we->env.value_fds = we_value_fds;
 	we->env.nr_cpus = nr_cpus;
 	we->env.ctx = we;
 	if (phase == BPFRR_PHASE_EXIT) {
@@ -546,10 +562,27 @@ static int rt_walk_fd_facts(void *ctx, int fd, uint32_t *kind, struct bpfrr_obj_
 	return 0;
 }
 
+int bpfrr_rt_value_fds(const struct bpfrr_rt *rt, uint32_t value_type, uint32_t *offsets, unsigned int max)
+{
+	const struct bpfrr_rec_symbol *s = bpfrr_rt_symbol(rt, BPFRR_SYM_BTF_ID, value_type, "");
+
+	if (!s || !(s->flags & BPFRR_SYM_F_VALUE_FDS) || s->nr_value_fds > max)
+		return -ENOENT;
+	memcpy(offsets, s->value_fds, s->nr_value_fds * sizeof(*offsets));
+	return (int)s->nr_value_fds;
+}
+
+static int rt_walk_value_layout(void *ctx, uint32_t value_type, uint32_t *offsets, unsigned int max)
+{
+	const struct bpfrr_rt_walk *w = ctx;
+
+	return bpfrr_rt_value_fds(w->rt, value_type, offsets, max);
+}
+
 const struct bpfrr_abi_env *bpfrr_rt_walk_env(struct bpfrr_rt_walk *w, const struct bpfrr_rt *rt,
 					      const struct bpfrr_rt_call *c, enum bpfrr_phase phase)
 {
-	const struct bpfrr_walk_src src = { rt_walk_read, rt_walk_fd_facts, w };
+	const struct bpfrr_walk_src src = { rt_walk_read, rt_walk_fd_facts, rt_walk_value_layout, w };
 
 	w->rt = rt;
 	w->c = c;

@@ -47,6 +47,8 @@ struct bpfrr_obj_facts {
 	uint32_t type;			/* map type / prog type / link type */
 	uint32_t key_size, value_size;	/* maps */
 	char name[BPFRR_ABI_OBJ_NAME_LEN + 1];	/* map_name / prog_name of the creating attr, or "" */
+	uint32_t value_type;		/* a struct_ops map's value type (a kernel BTF id), or 0 */
+	bool value_type_module;		/* ... in a module's BTF */
 };
 
 /* The creator facts: what the attr of a call of cmd says of the object it
@@ -76,6 +78,12 @@ struct bpfrr_walk_src {
 	int (*read)(void *ctx, enum bpfrr_phase phase, uint64_t addr, void *buf, size_t len);
 	/* the kind and facts of the object fd names in the calling task: 0 or -ENOENT */
 	int (*fd_facts)(void *ctx, int fd, uint32_t *kind, struct bpfrr_obj_facts *facts);
+	/*
+	 * Optional: where a value of the struct_ops type value_type (facts.value_type of
+	 * a vmlinux BTF id) holds program fds, as struct bpfrr_abi_env's value_fds
+	 * answers: their number, or -ENOENT
+	 */
+	int (*value_layout)(void *ctx, uint32_t value_type, uint32_t *offsets, unsigned int max);
 	void *ctx;
 };
 
@@ -160,6 +168,13 @@ int bpfrr_rt_collect(struct bpfrr_rt *rt, int (*cb)(void *arg, const struct bpfr
  */
 int bpfrr_rt_add_kernel(struct bpfrr_rt *rt, const struct bpfrr_rec_kernel *k);
 int bpfrr_rt_add_symbol(struct bpfrr_rt *rt, const struct bpfrr_rec_symbol *s);
+/*
+ * Where a value of the struct_ops type value_type (a vmlinux BTF id of the
+ * recording kernel) holds program fds, from its SYMBOL record (2.1): their
+ * number, copied into offsets; -ENOENT if the trace does not say (or says
+ * more than max).
+ */
+int bpfrr_rt_value_fds(const struct bpfrr_rt *rt, uint32_t value_type, uint32_t *offsets, unsigned int max);
 /* The recording kernel's build identity, or NULL (a 1.0 trace). */
 const struct bpfrr_rec_kernel *bpfrr_rt_kernel(const struct bpfrr_rt *rt);
 /*

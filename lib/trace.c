@@ -690,6 +690,12 @@ static int write_symbol2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_sy
 	put_zz(w, (int64_t)s->offset);
 	put_str2(w, s->name);
 	put_str2(w, s->module);
+	/* 2.1 */
+	if (s->nr_value_fds > BPFRR_SYM_VALUE_FDS_MAX)
+		return -EINVAL;
+	put_var(w, s->nr_value_fds);
+	for (uint32_t i = 0; i < s->nr_value_fds; i++)
+		put_var(w, s->value_fds[i]);
 	return write_record2(w, NULL, 0);
 }
 
@@ -1083,7 +1089,7 @@ int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_re
 	begin_record(w, BPFRR_REC_SYMBOL);
 	put_u64(w, s->seq);
 	put_u32(w, s->kind);
-	put_u32(w, s->flags);
+	put_u32(w, s->flags & ~(uint32_t)BPFRR_SYM_F_VALUE_FDS);	/* 1.x has no place for the offsets */
 	put_u64(w, s->value);
 	put_u32(w, s->btf_kind);
 	put_u32(w, s->btf_obj_id);
@@ -1685,6 +1691,7 @@ static void decode_symbol(struct cursor *c, struct bpfrr_rec_symbol *s)
 	s->offset = get_u64(c, "offset");
 	s->name = get_str(c, "name");
 	s->module = get_str(c, "module");
+	s->nr_value_fds = 0;	/* 2.1 only */
 }
 
 static void decode_elf(struct cursor *c, struct bpfrr_rec_elf *e)
@@ -2274,6 +2281,18 @@ static void decode_symbol2(struct cursor *c, struct bpfrr_rec_symbol *s)
 	s->offset = (uint64_t)get_zz(c, "offset");
 	s->name = get_str2(c, "name");
 	s->module = get_str2(c, "module");
+	s->nr_value_fds = 0;
+	/* 2.1: a 2.0 record ends here */
+	if (c->cur.failed || c->cur.pos == c->cur.len)
+		return;
+	s->nr_value_fds = get_var32(c, "nr_value_fds");
+	if (s->nr_value_fds > BPFRR_SYM_VALUE_FDS_MAX) {
+		cur_fail(c, "nr_value_fds", "more struct_ops function pointers than a reader takes");
+		s->nr_value_fds = 0;
+		return;
+	}
+	for (uint32_t i = 0; i < s->nr_value_fds && !c->cur.failed; i++)
+		s->value_fds[i] = get_var32(c, "value_fds");
 }
 
 static void decode_elf2(struct cursor *c, struct bpfrr_rec_elf *e)

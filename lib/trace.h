@@ -41,7 +41,7 @@
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
 /* The version the writer writes (docs/trace-format.md, "versioning"). */
 #define BPFRR_TRACE_VERSION_MAJOR	2
-#define BPFRR_TRACE_VERSION_MINOR	0
+#define BPFRR_TRACE_VERSION_MINOR	1
 /* The newest 1.x: read, and written by bpfrr_trace_create_fd_version(fd, hdr, 1) */
 #define BPFRR_TRACE_V1_MINOR		1
 
@@ -276,6 +276,11 @@ enum bpfrr_sym_kind {
 };
 
 #define BPFRR_SYM_F_UNNAMED	0x1	/* the recorder found nothing the number names: name "" */
+#define BPFRR_SYM_F_VALUE_FDS	0x2	/* 2.1: a struct_ops value type: value_fds say where its fds go */
+
+/* The most function pointers of one struct_ops type the trace describes
+ * (tcp_congestion_ops has 16, sched_ext_ops about 30). */
+#define BPFRR_SYM_VALUE_FDS_MAX	64
 
 /*
  * One record per distinct (kind, value, module) a recorded call carries,
@@ -291,6 +296,15 @@ struct bpfrr_rec_symbol {
 	uint64_t offset;	/* KSYM_ADDR: value - the symbol's address; else 0 */
 	const char *name;	/* type, tracepoint, PMU or symbol name */
 	const char *module;	/* BTF_ID, KSYM_ADDR: module, "" for vmlinux */
+	/*
+	 * 2.1, BTF_ID of a struct_ops value type (a map's btf_vmlinux_value_type_id,
+	 * "bpf_struct_ops_tcp_congestion_ops"): the byte offsets in such a value of the
+	 * function pointer members of its `data`, where a MAP_UPDATE_ELEM puts program
+	 * fds (as the kernel's bpf_struct_ops_map_update_elem() reads them).  Known only
+	 * with BPFRR_SYM_F_VALUE_FDS; else 0 of them.
+	 */
+	uint32_t nr_value_fds;
+	uint32_t value_fds[BPFRR_SYM_VALUE_FDS_MAX];
 };
 
 #define BPFRR_ELF_F_EMBEDDED	0x1	/* found inside another file (a loader binary) at 'offset' */

@@ -381,6 +381,13 @@ static void json_symbol(void *arg, const char *path, const struct bpfrr_rec_symb
 		json_str(j, "module", s->module);
 	if (s->kind == BPFRR_SYM_KSYM_ADDR)
 		json_u64(j, "offset", s->offset);
+	if (s->flags & BPFRR_SYM_F_VALUE_FDS) {
+		/* a struct_ops value type: where its value holds program fds */
+		json_arr_begin(j, "value_fds");
+		for (uint32_t i = 0; i < s->nr_value_fds; i++)
+			json_u64(j, NULL, s->value_fds[i]);
+		json_arr_end(j);
+	}
 	json_obj_end(j);
 }
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "record_symbols.h"
 
 /* The kernel refuses attrs larger than a page (E2BIG). */
 #define ATTR_MAX 4096
@@ -73,9 +74,17 @@ static int src_fd_facts(void *ctx, int fd, uint32_t *kind, struct bpfrr_obj_fact
 	return 0;
 }
 
+static int src_value_layout(void *ctx, uint32_t value_type, uint32_t *offsets, unsigned int max)
+{
+	struct walk_ctx *w = ctx;
+
+	return w->s->symtab ? rec_symtab_value_fds(w->s->symtab, value_type, "", offsets, max) : -ENOENT;
+}
+
 static const struct bpfrr_abi_env *init_env(struct bpfrr_walk_env *we, struct walk_ctx *w)
 {
-	const struct bpfrr_walk_src src = { src_read, src_fd_facts, w };
+	const struct bpfrr_walk_src src = { .read = src_read, .fd_facts = src_fd_facts,
+					    .value_layout = src_value_layout, .ctx = w };
 
 	return bpfrr_walk_env_init(we, &src, w->phase, w->s->nr_cpus, w->c->attr, w->c->attr_len);
 }

@@ -310,6 +310,54 @@ static void name_btf_id(struct rec_symtab *st, uint64_t value, const char *modul
 		sym->name = "";
 }
 
+/* id with its typedefs and modifiers (const, volatile, restrict, type tags) skipped */
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	unsigned int depth = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && depth++ < 32)
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+int rec_symtab_value_fds(struct rec_symtab *st, uint64_t value_type, const char *module, uint32_t *offsets,
+			 unsigned int max)
+{
+	struct btf *btf = !module ? NULL : module[0] ? module_btf(st, module) : vmlinux_btf(st);
+	const struct btf_type *value, *data = NULL, *ptr;
+	const struct btf_member *m;
+	uint32_t data_off = 0;
+	unsigned int i, n = 0;
+
+	if (!btf || !value_type || value_type > UINT32_MAX ||
+	    !(value = btf__type_by_id(btf, (uint32_t)value_type)) || !btf_is_struct(value))
+		return -ENOENT;
+	/* struct bpf_struct_ops_NAME { struct bpf_struct_ops_common_value common; struct NAME data; } */
+	m = btf_members(value);
+	for (i = 0; i < btf_vlen(value); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+
+		if (name && !strcmp(name, "data")) {
+			data = skip_mods(btf, m->type);
+			data_off = btf_member_bit_offset(value, i) / 8;
+			break;
+		}
+	}
+	if (!data || !btf_is_struct(data))
+		return -ENOENT;
+	m = btf_members(data);
+	for (i = 0; i < btf_vlen(data); i++, m++) {
+		ptr = skip_mods(btf, m->type);
+		if (!ptr || !btf_is_ptr(ptr) || !(ptr = skip_mods(btf, ptr->type)) || !btf_is_func_proto(ptr))
+			continue;
+		if (n == max)
+			return -ENOENT;
+		offsets[n++] = data_off + btf_member_bit_offset(data, i) / 8;
+	}
+	return (int)n;
+}
+
 /* --- tracepoints and PMUs ---------------------------------------------------------------- */
 
 /* A small decimal number file under dirfd: 0 or -1. */
@@ -616,9 +664,12 @@ void rec_symbols_btf_object(struct rec_session *s, uint32_t id, const char *name
 		rec_symtab_btf_object(s->symtab, id, name);
 }
 
-/* One SYMBOL record for (kind, value, module) if no earlier call carried it. */
-static void emit(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,
-		 const char *module, uint32_t btf_obj_id)
+/*
+ * One SYMBOL record for (kind, value, module) if no earlier call carried it;
+ * struct_ops: the number is a struct_ops value type, whose fd places go with it.
+ */
+static void emit_sym(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,
+		     const char *module, uint32_t btf_obj_id, bool struct_ops)
 {
 	struct bpfrr_rec_symbol sym;
 	int err = rec_symtab_first(s->symtab, kind, value, module);
@@ -629,10 +680,24 @@ static void emit(struct rec_session *s, const struct rec_call *c, uint32_t kind,
 		return;
 	}
 	rec_symtab_name(s->symtab, kind, value, module, btf_obj_id, &sym);
+	if (struct_ops) {
+		int n = rec_symtab_value_fds(s->symtab, value, module, sym.value_fds, BPFRR_SYM_VALUE_FDS_MAX);
+
+		if (n >= 0) {
+			sym.flags |= BPFRR_SYM_F_VALUE_FDS;
+			sym.nr_value_fds = (uint32_t)n;
+		}
+	}
 	sym.seq = c->seq;
 	err = bpfrr_trace_write_symbol(s->w, &sym);
 	if (err)
 		rec_write_failed(s, err);
+}
+
+static void emit(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,
+		 const char *module, uint32_t btf_obj_id)
+{
+	emit_sym(s, c, kind, value, module, btf_obj_id, false);
 }
 
 /*
@@ -753,7 +818,9 @@ void rec_symbols_bpf(struct rec_session *s, struct rec_task *t, struct rec_call 
 			continue;
 		if (module_fd >= 0)
 			module = btf_fd_module(s, t, module_fd, &obj_id);
-		emit(s, c, BPFRR_SYM_BTF_ID, bpfrr_abi_field_get(f, c->attr, c->attr_len), module, obj_id);
+		emit_sym(s, c, BPFRR_SYM_BTF_ID, bpfrr_abi_field_get(f, c->attr, c->attr_len), module, obj_id,
+			 /* the kernel takes this id only for a BPF_MAP_TYPE_STRUCT_OPS map */
+			 f->flags & BPFRR_FIELDF_STRUCT_OPS_VALUE);
 	}
 	if (c->cmd == BPFRR_CMD_PROG_LOAD)
 		name_insns(s, t, c);

@@ -66,6 +66,16 @@ void rec_symtab_name(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 		     uint32_t btf_obj_id, struct bpfrr_rec_symbol *sym);
 
 /*
+ * Where a value of the struct_ops type value_type (a BTF id of vmlinux,
+ * module "", or of module's BTF) holds program fds: the byte offsets of the
+ * function pointer members of its `data` member, as the kernel's
+ * bpf_struct_ops_map_update_elem() reads them.  Their number (at most max),
+ * or -ENOENT: no such type, or not a struct_ops value type.
+ */
+int rec_symtab_value_fds(struct rec_symtab *st, uint64_t value_type, const char *module, uint32_t *offsets,
+			 unsigned int max);
+
+/*
  * The first time (kind, value, module) is asked: 1 (and it is remembered),
  * else 0; -ENOMEM.  module as for rec_symtab_name().
  */

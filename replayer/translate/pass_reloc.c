@@ -518,6 +518,19 @@ static bool table_refuses(const struct fe_call *c, const struct bpfrr_cmd_refusa
 	return fe_obj_type(c->target) == r->target_type;
 }
 
+/* The trace says where the value of the call's target map holds fds (a struct_ops map, 2.1). */
+static bool value_fds_placed(const struct fe_call *c)
+{
+	uint32_t offsets[BPFRR_ABI_VALUE_FDS_MAX];
+	struct bpfrr_obj_facts f;
+
+	if (!c->target)
+		return false;
+	bpfrr_rt_obj_facts(c->target->rt, &c->target->base, &f);
+	return f.value_type && !f.value_type_module &&
+	       bpfrr_rt_value_fds(c->target->rt, f.value_type, offsets, BPFRR_ABI_VALUE_FDS_MAX) >= 0;
+}
+
 /* The first field of a call a 6.12 kernel lacks, as a refusal (bpfrr_abi_newer_fields). */
 struct newer {
 	char why[160];
@@ -635,7 +648,8 @@ static int prep_bpf(struct prep *p)
 		return refuse(p, "gets an fd of %s by its kernel id, which differs from one boot to the next",
 			      c->result ? fe_obj_desc(c->result, desc, sizeof(desc)) : "an object");
 	/* a syscall program's run is replayed when pass 1 found what it made (a light skeleton) */
-	if (table_refuses(c, &d->refuse) && !c->nr_products)
+	if (table_refuses(c, &d->refuse) && !c->nr_products &&
+	    !(d->refuse.unless_value_fds && value_fds_placed(c)))
 		return refuse(p, "%s", d->refuse.why);
 	if (d->flags & BPFRR_CMDF_SHARED)
 		p->flags |= BPFRR_IR_CALL_GLOBAL;

@@ -15,11 +15,13 @@
 #                                   by path);
 #   net attach xdp pinned PROG dev D
 #                                   a pinned XDP program attached through
-#                                   netlink (one user-space step).
+#                                   netlink (one user-space step);
+#   struct_ops register OBJ         a TCP congestion control (fx_tcpca.bpf.o:
+#                                   a struct_ops map whose value holds its
+#                                   programs' fds, registered by the map
+#                                   update), then used by a TCP connection.
 # Debian's bpftool 7.1 has no `prog loadall ... autoattach` (it says
-# "expected no more arguments, 'type', 'map' or 'dev', got: 'autoattach'"),
-# and `struct_ops register` needs a kernel with CONFIG_MODULES (6.12 registers
-# tcp_congestion_ops' struct_ops only then): neither is here.
+# "expected no more arguments, 'type', 'map' or 'dev', got: 'autoattach'").
 . "$(dirname "$0")/translate-lib.sh"
 require_fixtures
 IP=/usr/sbin/ip
@@ -90,6 +92,44 @@ if $IP link add btA type veth peer name btB && $IP link set btA up; then
 	bpftool net detach xdp dev btA
 else
 	fail "net: cannot make a veth pair"
+fi
+
+# --- struct_ops register ----------------------------------------------------------------
+# The kernel registers a struct_ops type only with CONFIG_MODULES ('struct module' in its BTF).
+ca_avail=/proc/sys/net/ipv4/tcp_available_congestion_control
+ca_registered() { tr ' ' '\n' <"$ca_avail" | grep -qx fx_ca; }
+# ca_runs: the largest run_cnt of the fx_ca programs (with kernel.bpf_stats_enabled)
+ca_runs() {
+	bpftool prog show | sed -n 's/.* name fx_ca_[a-z_]* .* run_cnt \([0-9]*\).*/\1/p' | sort -n | tail -n 1
+}
+if [ -e /proc/modules ]; then	# CONFIG_MODULES
+	tr_before_replay='bpftool struct_ops unregister name fx_ca >/dev/null && ! ca_registered ||
+		fail "struct_ops: unregistering the original failed"'
+	if translate_and_replay structops "" none bpftool struct_ops register "$FX/fx_tcpca.bpf.o"; then
+		if ca_registered; then
+			pass "struct_ops: the replay registered fx_ca again ($(cat "$ca_avail"))"
+			# a connection that uses fx_ca: its callbacks run on the acks of a bulk transfer
+			old_ca=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+			echo 1 >/proc/sys/kernel/bpf_stats_enabled
+			echo fx_ca >/proc/sys/net/ipv4/tcp_congestion_control
+			timeout 10 nc -l -p 7411 >/dev/null 2>&1 &
+			sleep 0.3
+			dd if=/dev/zero bs=64k count=64 2>/dev/null | timeout 8 nc 127.0.0.1 7411 >/dev/null 2>&1
+			wait 2>/dev/null
+			echo "$old_ca" >/proc/sys/net/ipv4/tcp_congestion_control
+			runs=$(ca_runs)
+			echo 0 >/proc/sys/kernel/bpf_stats_enabled
+			[ "${runs:-0}" -gt 0 ] && pass "struct_ops: a TCP connection ran the replayed fx_ca (run_cnt $runs)" ||
+				fail "struct_ops: no fx_ca program ran: $(bpftool prog show | grep -A1 ' name fx_ca_')"
+		else
+			fail "struct_ops: fx_ca is not registered after the replay: $(cat "$ca_avail")"
+		fi
+		grep -q 'BPF_MAP_UPDATE_ELEM' structops.explain ||
+			fail "struct_ops: --explain has no BPF_MAP_UPDATE_ELEM"
+	fi
+	bpftool struct_ops unregister name fx_ca >/dev/null 2>&1
+else
+	pass "struct_ops: skipped: this kernel has no CONFIG_MODULES, so no struct_ops type is registered"
 fi
 tr_before_replay=
 cleanup

@@ -51,6 +51,7 @@ static void write_str(const char *rel, const char *s)
 /* ids of the fake vmlinux and module BTF */
 static int id_int, id_task, id_vfs_read_proto, id_vfs_read, id_var, id_anon;
 static int id_mod_func;
+static int id_ops_value, id_ops;	/* a struct_ops value type and its ops struct */
 static uint8_t vmlinux_sha[32];
 static uint32_t vmlinux_size;
 
@@ -70,6 +71,29 @@ static void make_btf(void)
 	id_anon = btf__add_struct(btf, NULL, 4);	/* an anonymous struct: no name to give */
 	btf__add_field(btf, "x", id_int, 0, 0);
 	ck_assert_int_gt(id_anon, 0);
+	{
+		/* struct fx_ops { int (*init)(void); int flags; fn_t release; int name;
+		 *                 int (*const cb)(void); };  (fn_t: a typedef of a function pointer)
+		 * struct bpf_struct_ops_fx_ops { struct bpf_struct_ops_common_value common;
+		 *                                struct fx_ops data;  (at 64, cacheline-aligned) }; */
+		int fptr = btf__add_ptr(btf, id_vfs_read_proto);
+		int fn_t = btf__add_typedef(btf, "fn_t", fptr);
+		int cfptr = btf__add_const(btf, fptr);
+		int common = btf__add_struct(btf, "bpf_struct_ops_common_value", 8);
+
+		btf__add_field(btf, "refcnt", id_int, 0, 0);
+		btf__add_field(btf, "state", id_int, 32, 0);
+		id_ops = btf__add_struct(btf, "fx_ops", 40);
+		btf__add_field(btf, "init", fptr, 0, 0);
+		btf__add_field(btf, "flags", id_int, 64, 0);
+		btf__add_field(btf, "release", fn_t, 128, 0);
+		btf__add_field(btf, "name", id_int, 192, 0);
+		btf__add_field(btf, "cb", cfptr, 256, 0);
+		id_ops_value = btf__add_struct(btf, "bpf_struct_ops_fx_ops", 104);
+		btf__add_field(btf, "common", common, 0, 0);
+		btf__add_field(btf, "data", id_ops, 64 * 8, 0);
+		ck_assert_int_gt(id_ops_value, 0);
+	}
 	raw = btf__raw_data(btf, &size);
 	ck_assert_ptr_nonnull(raw);
 	write_file("btf/vmlinux", raw, size);
@@ -79,7 +103,7 @@ static void make_btf(void)
 	mod = btf__new_empty_split(btf);
 	ck_assert_ptr_nonnull(mod);
 	id_mod_func = btf__add_func(mod, "nf_ct_helper", BTF_FUNC_GLOBAL, id_vfs_read_proto);
-	ck_assert_int_gt(id_mod_func, id_anon);
+	ck_assert_int_gt(id_mod_func, id_ops_value);
 	raw = btf__raw_data(mod, &size);
 	write_file("btf/nf_conntrack", raw, size);
 	btf__free(mod);
@@ -259,6 +283,34 @@ START_TEST(btf_ids)
 }
 END_TEST
 
+/* where a struct_ops value holds program fds: its data's function pointers, through
+ * typedefs and modifiers, as the kernel's bpf_struct_ops_map_update_elem() takes them */
+START_TEST(struct_ops_value_fds)
+{
+	struct rec_symtab *st;
+	uint32_t offs[BPFRR_SYM_VALUE_FDS_MAX];
+
+	make_tree();
+	st = new_symtab();
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_ops_value, "", offs, BPFRR_SYM_VALUE_FDS_MAX), 3);
+	ck_assert_uint_eq(offs[0], 64);		/* init */
+	ck_assert_uint_eq(offs[1], 64 + 16);	/* release (fn_t) */
+	ck_assert_uint_eq(offs[2], 64 + 32);	/* cb (const pointer) */
+	/* more than the caller takes: not a partial answer */
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_ops_value, "", offs, 2), -ENOENT);
+	/* not a struct_ops value type: the ops struct itself, a struct without data, an int */
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_ops, "", offs, BPFRR_SYM_VALUE_FDS_MAX), -ENOENT);
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_task, "", offs, BPFRR_SYM_VALUE_FDS_MAX), -ENOENT);
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_int, "", offs, BPFRR_SYM_VALUE_FDS_MAX), -ENOENT);
+	ck_assert_int_eq(rec_symtab_value_fds(st, 99999, "", offs, BPFRR_SYM_VALUE_FDS_MAX), -ENOENT);
+	/* a module the recorder could not learn */
+	ck_assert_int_eq(rec_symtab_value_fds(st, (uint64_t)id_ops_value, NULL, offs, BPFRR_SYM_VALUE_FDS_MAX),
+			 -ENOENT);
+	rec_symtab_free(st);
+	rm_tree();
+}
+END_TEST
+
 START_TEST(tracepoints_and_pmus)
 {
 	struct bpfrr_rec_symbol s;
@@ -356,6 +408,7 @@ static Suite *symtab_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, kernel_identity);
 	tcase_add_test(tc, btf_ids);
+	tcase_add_test(tc, struct_ops_value_fds);
 	tcase_add_test(tc, tracepoints_and_pmus);
 	tcase_add_test(tc, kallsyms);
 	tcase_add_test(tc, first_time);

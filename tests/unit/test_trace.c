@@ -414,6 +414,15 @@ START_TEST(round_trip_portable_records)
 	ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
 		.seq = 8, .kind = BPFRR_SYM_KSYM_ADDR, .value = 0xffffffff81000010ull, .offset = 0x10,
 		.name = "do_sys_open", .module = "" }), 0);
+	/* 2.1: a struct_ops value type with the places of its program fds (1.x has none) */
+	ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
+		.seq = 9, .kind = BPFRR_SYM_BTF_ID, .flags = BPFRR_SYM_F_VALUE_FDS, .value = 60001, .btf_kind = 4,
+		.name = "bpf_struct_ops_tcp_congestion_ops", .module = "", .nr_value_fds = 3,
+		.value_fds = { 64, 72, 200 } }), 0);
+	if (writer_major == 2)
+		ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
+			.kind = BPFRR_SYM_BTF_ID, .name = "x", .module = "",
+			.nr_value_fds = BPFRR_SYM_VALUE_FDS_MAX + 1 }), -EINVAL);
 	/* an ELF record needs bytes stored before it */
 	ck_assert_int_eq(bpfrr_trace_write_elf(w, &(struct bpfrr_rec_elf){ .blob = 1, .path = "x" }),
 			 -EINVAL);
@@ -449,6 +458,18 @@ START_TEST(round_trip_portable_records)
 	ck_assert_uint_eq(rec.symbol.value, 0xffffffff81000010ull);
 	ck_assert_uint_eq(rec.symbol.offset, 0x10);
 	ck_assert_str_eq(rec.symbol.name, "do_sys_open");
+	ck_assert_uint_eq(rec.symbol.nr_value_fds, 0);
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
+	ck_assert_str_eq(rec.symbol.name, "bpf_struct_ops_tcp_congestion_ops");
+	ck_assert_uint_eq(rec.symbol.flags, writer_major == 2 ? BPFRR_SYM_F_VALUE_FDS : 0);
+	if (writer_major == 2) {
+		ck_assert_uint_eq(rec.symbol.nr_value_fds, 3);
+		ck_assert_uint_eq(rec.symbol.value_fds[0], 64);
+		ck_assert_uint_eq(rec.symbol.value_fds[1], 72);
+		ck_assert_uint_eq(rec.symbol.value_fds[2], 200);
+	} else {
+		ck_assert_uint_eq(rec.symbol.nr_value_fds, 0);
+	}
 	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
 	ck_assert_uint_eq(rec.type, BPFRR_REC_BLOB);
 	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
@@ -470,7 +491,7 @@ START_TEST(round_trip_portable_records)
 		n = 0;
 		while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD)
 			n++;
-		ck_assert_int_le(n, 6);
+		ck_assert_int_le(n, 7);
 		bpfrr_trace_reader_close(r);
 	}
 	free(buf);
