@@ -37,6 +37,11 @@ me=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
 # --- triggers: what makes the replayed programs run ----------------------------------------
 loopfile=/tmp/corpus.loop loopdev= ext4dir=/tmp/corpus-ext4 ext4loop= tcpport=7700
+# the devices only some triggers use, set up when a chosen row names the trigger (corpus-ci's
+# rows name none): a large sparse loop device whose page cache reclaim frees (reclaim), xfs and
+# btrfs mounts on loop devices (xfs, btrfs), a RAID1 md array of two loop devices (md)
+cacheloop= xfsdir=/tmp/corpus-xfs xfsloop= btrfsdir=/tmp/corpus-btrfs btrfsloop= mddev= mdloops=
+TRIGGER=$root/tests/guest/corpus-trigger
 
 trigger_common() {
 	cat /proc/self/stat /proc/version >/dev/null	# openat, vfs_read
@@ -69,15 +74,44 @@ trigger_tcp() {
 		wait 2>/dev/null
 	fi
 }
-trigger_ext4() {
-	[ -n "$ext4loop" ] || return 0
-	# write, fsync (the fs's fsync), read with read(2) (busybox cat uses sendfile, which
-	# reaches the fs's splice_read, not its read_iter), stat, remove
-	dd if=/dev/zero of="$ext4dir/f" bs=4096 count=4 conv=fsync 2>/dev/null
+# fs_io DIR: file I/O on the filesystem mounted on DIR: open, write, fsync (the fs's fsync),
+# read with read(2) (busybox cat uses sendfile, which reaches the fs's splice_read, not its
+# read_iter), stat, remove
+fs_io() {
+	dd if=/dev/zero of="$1/f" bs=4096 count=4 conv=fsync 2>/dev/null
 	echo 3 >/proc/sys/vm/drop_caches
-	dd if="$ext4dir/f" of=/dev/null bs=4096 2>/dev/null
-	ls -l "$ext4dir/f" >/dev/null
-	rm -f "$ext4dir/f"
+	dd if="$1/f" of=/dev/null bs=4096 2>/dev/null
+	ls -l "$1/f" >/dev/null
+	rm -f "$1/f"
+}
+trigger_ext4() { [ -z "$ext4loop" ] || fs_io "$ext4dir"; }
+trigger_xfs() { [ -z "$xfsloop" ] || fs_io "$xfsdir"; }
+trigger_btrfs() { [ -z "$btrfsloop" ] || fs_io "$btrfsdir"; }
+# bash reading lines with readline on a terminal (corpus-trigger opens a pty for it)
+trigger_readline() {
+	"$TRIGGER" readline "echo corpus" >/dev/null 2>&1
+}
+# direct reclaim: the allocating task frees page cache itself (corpus-trigger reclaim)
+trigger_reclaim() {
+	[ -z "$cacheloop" ] || "$TRIGGER" reclaim "$cacheloop" >/dev/null 2>&1
+}
+# the lock kinds the other triggers do not take (klockstat): see corpus-trigger locks
+trigger_locks() {
+	[ -z "$ext4loop" ] || "$TRIGGER" locks "$ext4dir/nowait" >/dev/null 2>&1
+}
+# an OOM kill in a memory cgroup of 16 MB (the kernel needs CONFIG_MEMCG): the task
+# killed is corpus-trigger oom, whose oom_score_adj is 1000
+trigger_oom() {
+	cg=/sys/fs/cgroup/corpus-oom
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null || return 0
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	mkdir -p "$cg" && echo 16M >"$cg/memory.max" || return 0
+	sh -c "echo \$\$ >$cg/cgroup.procs && exec \"$TRIGGER\" oom 64" >/dev/null 2>&1
+	rmdir "$cg" 2>/dev/null
+}
+# a write with a flush to the md array (md_flush_request)
+trigger_md() {
+	[ -z "$mddev" ] || dd if=/dev/zero of="$mddev" bs=4096 count=1 seek=$(( round % 1000 )) conv=fsync 2>/dev/null
 }
 trigger_signal() {
 	sleep 5 &
@@ -125,6 +159,7 @@ if [ "${1:-}" = --held ]; then
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	if [ -e /tmp/corpus.loopdev ]; then loopdev=$(cat /tmp/corpus.loopdev); fi
 	if [ -e /tmp/corpus.ext4loop ]; then ext4loop=$(cat /tmp/corpus.ext4loop); fi
+	if [ -e /tmp/corpus.devs ]; then . /tmp/corpus.devs; fi
 	pending=$ids round=0 ran=0
 	while [ -n "$pending" ] && [ $round -lt 10 ]; do
 		trigger_common
@@ -164,6 +199,7 @@ only=" $* "
 work=${TMPDIR:-/tmp}/corpus.$$
 mkdir -p "$work" || exit 1
 uname -r >"$out/guest-uname"
+trim() { echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 
 # the devices the triggers use, once: lo up, a loop device, an ext4 mount on another
 $IP link set lo up 2>/dev/null
@@ -188,11 +224,64 @@ if dd if=/dev/zero of=/tmp/corpus.ext4 bs=1M count=8 2>/dev/null; then
 	done
 fi
 echo "$ext4loop" >/tmp/corpus.ext4loop
+
+# the trigger words of the chosen rows: the devices only some triggers use are set up for them
+wanted=$(while IFS='|' read -r name group cmd trig rest; do
+		name=$(trim "$name")
+		case "$name" in '' | '#'*) continue ;; esac
+		[ "$only" = "  " ] || case "$only" in *" $name "*) ;; *) continue ;; esac
+		echo "$trig"
+	done <"$list" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+wants() { case " $wanted " in *" $1 "*) return 0 ;; esac; return 1; }
+# attach_loop FILE: the first free loop device, set up on FILE
+attach_loop() {
+	for d in /dev/loop0 /dev/loop1 /dev/loop2 /dev/loop3 /dev/loop4 /dev/loop5 /dev/loop6 /dev/loop7; do
+		losetup "$d" "$1" 2>/dev/null && { echo "$d"; return 0; }
+	done
+	return 1
+}
+# mkfs_mount FS SIZE DIR: a sparse file of SIZE, a loop device, mkfs.FS, mounted on DIR; the
+# loop device, or nothing (OUT/FS.err says why)
+mkfs_mount() {
+	mkdir -p "$3" && truncate -s "$2" "/tmp/corpus.$1" && d=$(attach_loop "/tmp/corpus.$1") || return 0
+	# -K: no discard of the whole device (a sparse file has nothing to discard)
+	if "mkfs.$1" -q -f -K "$d" >"$out/$1.err" 2>&1 && mount -t "$1" "$d" "$3" 2>>"$out/$1.err"; then
+		echo "$d"
+	else
+		losetup -d "$d"
+	fi
+}
+if wants reclaim; then
+	# larger than the guest's memory, sparse: reading it fills the page cache at no cost in tmpfs
+	truncate -s 4G /tmp/corpus.cache && cacheloop=$(attach_loop /tmp/corpus.cache)
+fi
+wants xfs && xfsloop=$(mkfs_mount xfs 320M "$xfsdir")		# mkfs.xfs wants 300 MB at least
+wants btrfs && btrfsloop=$(mkfs_mount btrfs 128M "$btrfsdir")
+if wants md && [ -e /proc/mdstat ]; then
+	truncate -s 16M /tmp/corpus.md0 /tmp/corpus.md1 &&
+		mdloops="$(attach_loop /tmp/corpus.md0) $(attach_loop /tmp/corpus.md1)"
+	# --assume-clean: no resync of the two halves; MDADM_NO_UDEV: mdadm makes /dev/md0 itself
+	if [ "$(echo $mdloops | wc -w)" = 2 ] &&
+		MDADM_NO_UDEV=1 mdadm --create /dev/md0 --run --level=1 --raid-devices=2 --assume-clean \
+			$mdloops >"$out/md.err" 2>&1; then
+		mddev=/dev/md0
+	fi
+fi
+{
+	echo "cacheloop=$cacheloop"
+	echo "xfsdir=$xfsdir xfsloop=$xfsloop"
+	echo "btrfsdir=$btrfsdir btrfsloop=$btrfsloop"
+	echo "mddev=$mddev"
+} >/tmp/corpus.devs
 echo "loopdev ${loopdev:-none}" >"$out/triggers"
 echo "ext4 ${ext4loop:-none}" >>"$out/triggers"
+for w in reclaim:cacheloop xfs:xfsloop btrfs:btrfsloop md:mddev; do
+	wants "${w%%:*}" || continue
+	eval "v=\$${w#*:}"
+	echo "${w%%:*} ${v:-none}" >>"$out/triggers"
+done
 
 val_of() { sed -n "s/^$2 //p" "$1" | head -n 1; }
-trim() { echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'; }
 # last_line FILE: its last non-empty line, one line, at most 200 characters
 last_line() { grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n 1 | cut -c1-200; }
 reset_state() { [ "$reset" = - ] || eval "$reset" >/dev/null 2>&1; }
@@ -358,5 +447,11 @@ done <"$list"
 
 [ -z "$ext4loop" ] || { umount "$ext4dir"; losetup -d "$ext4loop"; }
 [ -z "$loopdev" ] || losetup -d "$loopdev"
-rm -rf "$work" "$loopfile" /tmp/corpus.ext4 /tmp/corpus.loopdev /tmp/corpus.ext4loop
+[ -z "$xfsloop" ] || { umount "$xfsdir"; losetup -d "$xfsloop"; }
+[ -z "$btrfsloop" ] || { umount "$btrfsdir"; losetup -d "$btrfsloop"; }
+# /dev/md0 holds the two loop devices also when mdadm --create failed to run it
+[ -z "$mdloops" ] || mdadm --stop /dev/md0 >/dev/null 2>&1
+for d in $cacheloop $mdloops; do losetup -d "$d"; done
+rm -rf "$work" "$loopfile" /tmp/corpus.ext4 /tmp/corpus.loopdev /tmp/corpus.ext4loop /tmp/corpus.devs \
+	/tmp/corpus.cache /tmp/corpus.xfs /tmp/corpus.btrfs /tmp/corpus.md0 /tmp/corpus.md1
 echo "corpus: done" >&2
