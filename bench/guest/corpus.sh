@@ -130,6 +130,14 @@ trigger_veth() {
 trigger_resolve() {
 	openssl s_client -connect localhost:9 </dev/null >/dev/null 2>&1
 }
+# a TCP connection over lo that uses the congestion control fx_ca (fixtures/fx_tcpca.bpf.c,
+# registered by bpftool struct_ops register): its init runs at the connection's start
+trigger_tcpca() {
+	old_ca=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
+	echo fx_ca >/proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null || return 0
+	trigger_tcp
+	echo "$old_ca" >/proc/sys/net/ipv4/tcp_congestion_control
+}
 trigger_none() { :; }
 
 # veth_pair: a fresh veth pair cpA-cpB, up, 10.98.0.1/24 on cpA (RESET of the iproute2 rows:
@@ -156,6 +164,13 @@ if [ "${1:-}" = --held ]; then
 		bpftool prog show id "$id" 2>/dev/null | grep -q "^$id: ext " && ext="$ext $id"
 	done
 	[ -z "$ext" ] || ids=$(for id in $ids; do case " $ext " in *" $id "*) ;; *) echo "$id" ;; esac; done)
+	# struct_ops programs have no link: those of a struct_ops map the replay made are the
+	# struct_ops programs with an id above the highest before the replay ($d/maxprog)
+	if grep -q '^ *[0-9]*  *map\.[^ ]*  *type  *struct_ops ' "$d/replay" && [ -s "$d/maxprog" ]; then
+		ids=$( { echo "$ids"; bpftool prog show 2>/dev/null |
+			awk -v max="$(cat "$d/maxprog")" -F: '$2 ~ /^ struct_ops / && $1 + 0 > max { print $1 }'; } |
+			grep . | sort -un)
+	fi
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 	if [ -e /tmp/corpus.loopdev ]; then loopdev=$(cat /tmp/corpus.loopdev); fi
 	if [ -e /tmp/corpus.ext4loop ]; then ext4loop=$(cat /tmp/corpus.ext4loop); fi
@@ -403,6 +418,8 @@ run_one() {
 
 	# 5. replay, verified, its attached programs run by the triggers
 	reset_state
+	maxprog=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9][0-9]*\): .*/\1/p' | sort -n | tail -n 1)
+	echo "${maxprog:-0}" >"$d/maxprog"
 	timeout -s KILL 300 "$BPFRR" replay --verify "$d/bundle" -- sh "$me" --held "$d" "$trig" \
 		>"$d/replay" 2>"$d/replay.err"
 	rc=$?

@@ -99,7 +99,8 @@ fi
 ca_avail=/proc/sys/net/ipv4/tcp_available_congestion_control
 ca_registered() { tr ' ' '\n' <"$ca_avail" | grep -qx fx_ca; }
 # ca_runs: how often fx_ca_init ran, by its own count (slot 3 of fx_ca_calls; the largest if
-# more than one map has that name). Not run_cnt: 6.12 leaves struct_ops programs' at 0 here.
+# more than one map has that name). Not `bpftool prog show`: bpftool 7.1 prints run_cnt only
+# with a non-zero run_time_ns, and these programs run in less than the guest's clock tick.
 ca_runs() {
 	bpftool -j map dump name fx_ca_calls 2>/dev/null | tr -d ' \n' | tr '{' '\n' |
 		sed -n 's/^"key":3,"value":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
