@@ -1163,6 +1163,74 @@ START_TEST(reloc_fds_in_map_values)
 }
 END_TEST
 
+/*
+ * A struct_ops map registered by its update (bpftool struct_ops register): the
+ * value holds program fds where the SYMBOL of its value type says (trace 2.1),
+ * here at 8 and 24 of a 40-byte value; the 5 at 16 is a member that happens to
+ * equal a program's fd and stays as recorded.  Without those places the update
+ * is refused.
+ */
+static uint8_t *scen_struct_ops(size_t *len, bool placed)
+{
+	struct bpfrr_rec_symbol sym = {
+		.seq = 2, .kind = BPFRR_SYM_BTF_ID, .value = 700, .btf_kind = BTF_KIND_STRUCT,
+		.name = "bpf_struct_ops_fx_ops", .module = "",
+		.flags = placed ? BPFRR_SYM_F_VALUE_FDS : 0, .nr_value_fds = placed ? 3 : 0,
+		.value_fds = { 8, 24, 32 },
+	};
+	uint8_t value[40] = { 0 };
+	struct scen sc;
+	union bpf_attr a;
+	uint64_t seq;
+
+	scen_begin(&sc, 1);
+	prog_load(&sc, TID, 4, "fx_a", 0, 0, 1, 0);
+	synth_check(&sc.s, bpfrr_trace_write_symbol(sc.s.w, &sym));
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_STRUCT_OPS;
+	a.key_size = 4;
+	a.value_size = sizeof(value);
+	a.max_entries = 1;
+	snprintf(a.map_name, sizeof(a.map_name), "fx_ops");
+	a.btf_vmlinux_value_type_id = 700;
+	seq = synth_bpf(&sc.s, TID, BPF_MAP_CREATE, &a, 72, NULL, NULL, 0, 3);
+	synth_fd(&sc.s, seq, TID, BPFRR_FD_NEW, 3, BPFRR_OBJ_MAP, seq);
+	prog_load(&sc, TID, 5, "fx_b", 0, 0, 2, 0);
+	value[8] = 4;		/* fx_a */
+	value[16] = 5;		/* not a function pointer: stays 5 */
+	value[24] = 5;		/* fx_b */
+	map_update(&sc, TID, 3, 0, value, sizeof(value));	/* 32: a member left out (0) */
+	return scen_end(&sc, true, len);
+}
+
+START_TEST(reloc_struct_ops_value)
+{
+	const struct bpfrr_ir_call *c;
+	struct run rn;
+	size_t len;
+	int map, a, b, val;
+
+	ck_assert_int_eq(run_passes(&rn, scen_struct_ops(&len, true), &len, 3, NULL), 0);
+	map = slot_named(&rn, "map.fx_ops");
+	a = slot_named(&rn, "prog.fx_a");
+	b = slot_named(&rn, "prog.fx_b");
+	c = ir_call(&rn, 4);
+	ck_assert_uint_eq(c->cmd, BPF_MAP_UPDATE_ELEM);
+	val = buf_index(c, "attr.value");
+	ck_assert(has_rel(c, BPFRR_IR_IN_ATTR, offsetof(union bpf_attr, map_fd), map, BPFRR_IR_REF_FIELD));
+	ck_assert(has_rel(c, val, 8, a, BPFRR_IR_REF_MAP_VALUE));
+	ck_assert(has_rel(c, val, 24, b, BPFRR_IR_REF_MAP_VALUE));
+	ck_assert(!has_rel(c, val, 16, b, BPFRR_IR_REF_MAP_VALUE));
+	ck_assert_uint_eq(c->nr_fdrels, 3);	/* map_fd and the two programs */
+	run_free(&rn);
+
+	ck_assert_int_eq(run_passes(&rn, scen_struct_ops(&len, false), &len, 3, NULL), -1);
+	ck_assert_msg(strstr(rn.err, "seq 4 BPF_MAP_UPDATE_ELEM cannot be translated: a struct_ops value whose "
+				     "program fds the trace does not place"), "%s", rn.err);
+	run_free(&rn);
+}
+END_TEST
+
 /* --- scenario: a cgroup directory opened by path, a cgroup attachment ------------------------------- */
 START_TEST(reloc_cgroup_path_slot)
 {
@@ -1991,6 +2059,7 @@ static Suite *front_suite(void)
 	tcase_add_test(tc, reloc_refuses_later_uapi);
 	tcase_add_test(tc, reloc_refuses_unrecorded_memory_and_foreign_fds);
 	tcase_add_test(tc, reloc_fds_in_map_values);
+	tcase_add_test(tc, reloc_struct_ops_value);
 	tcase_add_test(tc, reloc_cgroup_path_slot);
 	tcase_add_test(tc, bpffs_directories);
 	tcase_add_test(tc, bpffs_directory_numbers);
