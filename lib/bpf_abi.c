@@ -1190,6 +1190,16 @@ static int prog_load_fds(const struct view *v, const struct bpfrr_abi_env *env,
 	return err;
 }
 
+/* One fd inside a map value being stored: at byte at of the buffer at values. */
+static int yield_value_fd(const char *path, const char *buf_path, const struct bpfrr_field *vf, int32_t fd,
+			  enum bpfrr_obj_kind kind, uint64_t values, uint64_t at, bpfrr_abi_fd_cb cb, void *arg)
+{
+	return cb(arg, &(struct bpfrr_abi_fd_ref){
+		.path = path, .fd = fd, .kind = kind, .type = BPFRR_FDREF_MAP_VALUE, .where = BPFRR_FD_IN_BUF,
+		.buf_addr = values, .buf_offset = at, .buf_path = buf_path, .insn_idx = -1, .field = vf,
+	});
+}
+
 /*
  * The program fds of a struct_ops value: in the function pointer members of
  * its data, where only the kernel's BTF says (env->value_fds).  The kernel
@@ -1207,25 +1217,13 @@ static int struct_ops_value_fds(const struct view *v, const struct bpfrr_abi_env
 	if (!env->value_fds || (n = env->value_fds(env->ctx, map_fd, offs, BPFRR_ABI_VALUE_FDS_MAX)) <= 0)
 		return 0;
 	for (i = 0; i < n; i++) {
-		struct bpfrr_abi_fd_ref r;
 		uint64_t slot;
 
-		if ((uint64_t)offs[i] + 8 > value_size || env->read_mem(env->ctx, values + offs[i], &slot, 8))
+		if ((uint64_t)offs[i] + 8 > value_size || env->read_mem(env->ctx, values + offs[i], &slot, 8) ||
+		    !(int32_t)slot)
 			continue;
-		if (!(int32_t)slot)
-			continue;
-		memset(&r, 0, sizeof(r));
-		r.path = "attr.value";
-		r.fd = (int32_t)slot;
-		r.kind = BPFRR_OBJ_PROG;
-		r.type = BPFRR_FDREF_MAP_VALUE;
-		r.where = BPFRR_FD_IN_BUF;
-		r.buf_addr = values;
-		r.buf_offset = offs[i];
-		r.buf_path = "attr.value";
-		r.insn_idx = -1;
-		r.field = vf;
-		if ((err = cb(arg, &r)))
+		if ((err = yield_value_fd("attr.value", "attr.value", vf, (int32_t)slot, BPFRR_OBJ_PROG, values,
+					  offs[i], cb, arg)))
 			return err;
 	}
 	return 0;
@@ -1255,7 +1253,6 @@ static int map_value_fds(const struct view *v, const struct bpfrr_abi_env *env, 
 	count = min_u64(count, BPFRR_ABI_BUF_MAX / (m.value_size ? m.value_size : 1));
 	snprintf(buf_path, sizeof(buf_path), "attr.%s", value_name);
 	for (uint64_t i = 0; i < count; i++) {
-		struct bpfrr_abi_fd_ref r;
 		uint64_t at = i * m.value_size + off;
 		int32_t fd;
 
@@ -1263,22 +1260,11 @@ static int map_value_fds(const struct view *v, const struct bpfrr_abi_env *env, 
 			break;
 		if (map_value_fd_optional(m.type) && fd <= 0)
 			continue;
-		memset(&r, 0, sizeof(r));
 		if (count_name)
 			snprintf(path, sizeof(path), "attr.%s[%" PRIu64 "]", value_name, i);
 		else
 			snprintf(path, sizeof(path), "attr.%s", value_name);
-		r.path = path;
-		r.fd = fd;
-		r.kind = kind;
-		r.type = BPFRR_FDREF_MAP_VALUE;
-		r.where = BPFRR_FD_IN_BUF;
-		r.buf_addr = values;
-		r.buf_offset = at;
-		r.buf_path = buf_path;
-		r.insn_idx = -1;
-		r.field = vf;
-		if ((err = cb(arg, &r)))
+		if ((err = yield_value_fd(path, buf_path, vf, fd, kind, values, at, cb, arg)))
 			return err;
 	}
 	return 0;

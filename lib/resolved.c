@@ -29,6 +29,11 @@ void bpfrr_obj_facts_from_attr(struct bpfrr_obj_facts *f, int cmd, const void *a
 	f->value_type_module = m.value_type_module;
 }
 
+uint32_t bpfrr_obj_facts_value_type(const struct bpfrr_obj_facts *f)
+{
+	return f->value_type_module ? 0 : f->value_type;
+}
+
 void bpfrr_obj_facts_add_identity(struct bpfrr_obj_facts *f, uint32_t kind, const struct bpfrr_rec_object *id)
 {
 	if (!id || (id->flags & BPFRR_OBJECT_F_QUERY_FAILED))
@@ -98,9 +103,9 @@ static int we_value_fds(void *ctx, int fd, uint32_t *offsets, unsigned int max)
 
 	memset(&f, 0, sizeof(f));
 	if (!we->src.value_layout || we->src.fd_facts(we->src.ctx, fd, &k, &f) || k != BPFRR_OBJ_MAP ||
-	    !f.value_type || f.value_type_module)
+	    !bpfrr_obj_facts_value_type(&f))
 		return -ENOENT;
-	return we->src.value_layout(we->src.ctx, f.value_type, offsets, max);
+	return we->src.value_layout(we->src.ctx, bpfrr_obj_facts_value_type(&f), offsets, max);
 }
 
 const struct bpfrr_abi_env *bpfrr_walk_env_init(struct bpfrr_walk_env *we, const struct bpfrr_walk_src *src,

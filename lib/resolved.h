@@ -51,6 +51,9 @@ struct bpfrr_obj_facts {
 	bool value_type_module;		/* ... in a module's BTF */
 };
 
+/* The vmlinux BTF id of a struct_ops map's value type (facts.value_type), 0 if it has
+ * none or the type is a module's (whose fd places no trace carries). */
+uint32_t bpfrr_obj_facts_value_type(const struct bpfrr_obj_facts *f);
 /* The creator facts: what the attr of a call of cmd says of the object it
  * makes (struct bpfrr_cmd_makes); all zero if it says nothing. */
 void bpfrr_obj_facts_from_attr(struct bpfrr_obj_facts *f, int cmd, const void *attr, size_t attr_len);

@@ -226,15 +226,16 @@ void dump_symbol_text(const struct bpfrr_rec_symbol *s, char *buf, size_t size)
 	used = strlen(buf);
 	if (s->module && s->module[0] && used < size)
 		snprintf(buf + used, size - used, " [%s]", s->module);
-	/* a struct_ops value type: the places of its program fds ("fds at +24 +32 ...") */
-	for (uint32_t i = 0; (s->flags & BPFRR_SYM_F_VALUE_FDS) && i <= s->nr_value_fds; i++) {
+	/* a struct_ops value type: the places of its program fds (" (program fds at +64 +72)") */
+	if (s->flags & BPFRR_SYM_F_VALUE_FDS) {
 		used = strlen(buf);
-		if (used >= size)
-			break;
-		if (i == s->nr_value_fds)
-			snprintf(buf + used, size - used, "%s", i ? ")" : " (no program fds)");
-		else
-			snprintf(buf + used, size - used, "%s+%u", i ? " " : " (program fds at ", s->value_fds[i]);
+		snprintf(buf + used, size - used, "%s", s->nr_value_fds ? " (program fds at" : " (no program fds");
+		for (uint32_t i = 0; i < s->nr_value_fds; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, size - used, " +%u", s->value_fds[i]);
+		}
+		used = strlen(buf);
+		snprintf(buf + used, size - used, ")");
 	}
 	/* names come from the recording machine: keep the line printable */
 	for (char *p = buf; *p; p++)

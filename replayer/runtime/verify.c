@@ -508,8 +508,8 @@ static void verify_struct_ops(const struct bpfrr_replay *r, uint32_t slot, struc
 		if (c->op != BPFRR_IR_BPF || c->cmd != BPF_MAP_UPDATE_ELEM)
 			continue;
 		for (k = 0; k < c->nr_fdrels; k++)
-			if (c->fdrels[k].buf == BPFRR_IR_IN_ATTR && c->fdrels[k].offset == 0 &&
-			    c->fdrels[k].slot == slot)
+			if (c->fdrels[k].buf == BPFRR_IR_IN_ATTR &&
+			    c->fdrels[k].offset == offsetof(union bpf_attr, map_fd) && c->fdrels[k].slot == slot)
 				update = c;
 	}
 	if (!update) {

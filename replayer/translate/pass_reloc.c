@@ -527,8 +527,8 @@ static bool value_fds_placed(const struct fe_call *c)
 	if (!c->target)
 		return false;
 	bpfrr_rt_obj_facts(c->target->rt, &c->target->base, &f);
-	return f.value_type && !f.value_type_module &&
-	       bpfrr_rt_value_fds(c->target->rt, f.value_type, offsets, BPFRR_ABI_VALUE_FDS_MAX) >= 0;
+	return bpfrr_obj_facts_value_type(&f) &&
+	       bpfrr_rt_value_fds(c->target->rt, bpfrr_obj_facts_value_type(&f), offsets, BPFRR_ABI_VALUE_FDS_MAX) >= 0;
 }
 
 /* The first field of a call a 6.12 kernel lacks, as a refusal (bpfrr_abi_newer_fields). */

@@ -135,6 +135,7 @@ static int do_reclaim(const char *dev)
 	p = mmap(NULL, (size_t)want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("corpus-trigger: mmap");
+		close(fd);
 		return 1;
 	}
 	if (sched_setscheduler(0, SCHED_FIFO, &sp))
