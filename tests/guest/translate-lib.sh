@@ -32,29 +32,10 @@ translate_and_replay() {
 	pass "$tr_name: translated: $(tail -n 1 "$tr_name.explain")"
 	# what must go before the replay (the original's pins, say)
 	[ -z "${tr_before_replay:-}" ] || eval "$tr_before_replay"
-	"$BPFRR" replay --verify "$tr_name.bundle" -- sh "$HELD" "$tr_name" "$tr_name.replay" "$tr_out" "$tr_min" \
-		>"$tr_name.replay" 2>"$tr_name.replay.err"
-	tr_rc=$?
-	if [ "$tr_rc" != 0 ]; then
-		fail "$tr_name: bpfrr replay --verify -- translate-held.sh exited $tr_rc"
-		sed 's/^/    /' "$tr_name.replay" "$tr_name.replay.err"
-		return 1
-	fi
-	grep -q '^verify: [0-9]* checks, 0 mismatches' "$tr_name.replay" ||
-		fail "$tr_name: the verify table has mismatches"
-	pass "$tr_name: replayed and verified: $(sed -n 's/^replay: \([0-9]* calls: .*\) in user space.*/\1 in user space/p' "$tr_name.replay")"
+	replay_verified "$tr_name" sh "$HELD" "$tr_name" "$tr_name.replay" "$tr_out" "$tr_min" || return 1
 	# on the patched kernel the loader program makes every call (issue 5), but
 	# for $tr_patched_user calls (a light skeleton's syscall program run)
-	case "$(uname -r)" in
-	*-bpfrr-patched* | *-bpfrr-debug*)
-		if grep -q "^replay: [0-9]* calls: .*, ${tr_patched_user:-0} in user space" "$tr_name.replay"; then
-			[ "${tr_patched_user:-0}" = 0 ] && pass "$tr_name: wholly in-kernel on the patched kernel" ||
-				pass "$tr_name: $tr_patched_user call(s) in user space on the patched kernel, as expected"
-		else
-			fail "$tr_name: user-space steps on the patched kernel: $(grep '^replay: ' "$tr_name.replay")"
-		fi
-		;;
-	esac
+	user_steps_on_patched "$tr_name" "${tr_patched_user:-0}"
 	sed -n 's/^held: /    /p' "$tr_name.replay"
 	return 0
 }
@@ -91,11 +72,20 @@ replay_verified() {
 replay_held() {
 	rh=$1
 	replay_verified "$rh" sh held.sh || finish
+	user_steps_on_patched "$rh" 0
+}
+
+# user_steps_on_patched NAME N: on the patched (and debug) kernels, NAME.replay's
+# report says exactly N calls stayed in user space; nothing on stock.
+user_steps_on_patched() {
 	case "$(uname -r)" in
 	*-bpfrr-patched* | *-bpfrr-debug*)
-		grep -q '^replay: [0-9]* calls: .*, 0 in user space' "$rh.replay" &&
-			pass "$rh: wholly in-kernel on the patched kernel" ||
-			fail "$rh: user-space steps on the patched kernel: $(grep '^replay: ' "$rh.replay")"
+		if grep -q "^replay: [0-9]* calls: .*, $2 in user space" "$1.replay"; then
+			[ "$2" = 0 ] && pass "$1: wholly in-kernel on the patched kernel" ||
+				pass "$1: $2 call(s) in user space on the patched kernel, as expected"
+		else
+			fail "$1: user-space steps on the patched kernel: $(grep '^replay: ' "$1.replay")"
+		fi
 		;;
 	esac
 }
