@@ -21,7 +21,7 @@
 
 #include "oom.h"
 
-static bool oom_seen;
+static _Atomic bool oom_seen;	/* set from any thread (the recorder names symbols in one) */
 
 bool bpfrr_oom_seen(void)
 {

@@ -390,9 +390,10 @@ int bpfrr_record_main(int argc, char **argv)
 			(unsigned long long)s.stops);
 		fprintf(stderr, "bpfrr record: times (ms): start-up %.2f, waiting %.2f, bpf() entries %.2f, exits "
 			"%.2f, other calls %.2f, %.2f, task events %.2f, end %.2f; of those identity queries %.2f, "
-			"symbols %.2f, executable scans %.2f\n", ms(tm->loop - tm->start), ms(tm->wait),
-			ms(tm->bpf_entry), ms(tm->bpf_exit), ms(tm->sys_entry), ms(tm->sys_exit), ms(tm->events),
-			ms(rec_now_ns() - tm->end), ms(tm->identity), ms(tm->symbols), ms(tm->scan));
+			"symbols %.2f, executable scans %.2f; symbols named in the background %.2f\n",
+			ms(tm->loop - tm->start), ms(tm->wait), ms(tm->bpf_entry), ms(tm->bpf_exit), ms(tm->sys_entry),
+			ms(tm->sys_exit), ms(tm->events), ms(rec_now_ns() - tm->end), ms(tm->identity), ms(tm->symbols),
+			ms(tm->scan), ms(tm->symbols_bg));
 	}
 	if (s.refused)
 		return REC_EXIT_SELF;

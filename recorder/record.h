@@ -217,6 +217,7 @@ struct rec_task {
 struct rec_times {
 	uint64_t start, loop, wait, bpf_entry, bpf_exit, sys_entry, sys_exit, events, end;
 	uint64_t identity, symbols, scan;
+	uint64_t symbols_bg;		/* naming in the background thread (record_symbols.c) */
 };
 
 struct rec_session {
@@ -232,6 +233,7 @@ struct rec_session {
 	unsigned int nr_cpus;
 	uint32_t kprobe_type, uprobe_type;	/* dynamic PMU types, or -1 */
 	struct rec_symtab *symtab;	/* what the kernel's numbers name (record_symbols.c), or NULL */
+	struct rec_namer *namer;	/* names them in the background (record_symbols.c), or NULL */
 	unsigned int nr_tasks;
 	struct rec_task *tasks[256];	/* hash on tid */
 	uint64_t stops, bpf_calls, other_calls;
@@ -311,13 +313,19 @@ struct btf *rec_vmlinux_btf_copy(uint32_t known_id);
 /* --- symbols (record_symbols.c) ---------------------------------------------- */
 
 struct rec_symtab;
+struct rec_namer;
 
 /* Right after HEADER: the KERNEL record; sets up s->symtab. */
 void rec_symbols_start(struct rec_session *s);
+/* The end: waits for the background naming, writes what it named, frees it all. */
 void rec_symbols_end(struct rec_session *s);
-/* Before a call's record: a SYMBOL record for each kernel-build-specific number it is the
- * first to carry (bpf(): attr BTF ids, kfunc/ksym insns, kprobe_multi addresses, with env
- * the call's walker env; other calls: perf_event_open's attr). */
+/* Writes the SYMBOL records the background thread has named since the last call (the loop
+ * calls it after each stop; cheap when there are none). */
+void rec_symbols_drain(struct rec_session *s);
+/* A SYMBOL record for each kernel-build-specific number a call is the first to carry
+ * (bpf(): attr BTF ids, kfunc/ksym insns, kprobe_multi addresses, with env the call's
+ * walker env; other calls: perf_event_open's attr): named in the background and written
+ * after the call's record, a struct_ops value type's at once. */
 void rec_symbols_bpf(struct rec_session *s, struct rec_task *t, struct rec_call *c,
 		     const struct bpfrr_abi_env *env);
 void rec_symbols_sys(struct rec_session *s, struct rec_task *t, struct rec_call *c);

@@ -832,6 +832,8 @@ int rec_loop_run(struct rec_session *s)
 					   (s->times.bpf_entry + s->times.bpf_exit + s->times.sys_entry +
 					    s->times.sys_exit - in_calls);
 		}
+		/* what the background thread named since: written now, between the loader's stops */
+		rec_symbols_drain(s);
 		if (s->write_err && !s->killed_all) {
 			/* the trace cannot be written: the command must not run unobserved */
 			kill_all(s);

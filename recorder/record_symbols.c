@@ -5,10 +5,11 @@
  * A trace replayed on another build of the kernel cannot use the numbers
  * this build gave the loader: BTF type ids, tracepoint ids, dynamic PMU
  * types and kernel addresses all differ.  So the recorder writes, right
- * after HEADER, one KERNEL record (the build's identity), and before each
- * call one SYMBOL record for every such number the call is the first to
- * carry: what it names here (a BTF type's name and kind, a tracepoint's
- * "category/name", a PMU's name, a symbol and offset).
+ * after HEADER, one KERNEL record (the build's identity), and one SYMBOL
+ * record for every such number a call is the first to carry: what it
+ * names here (a BTF type's name and kind, a tracepoint's "category/name",
+ * a PMU's name, a symbol and offset).  The naming is done in a thread of
+ * its own, off the loader's path ("naming in the background" below).
  *
  * The numbers a call carries come from the ABI table (the attr's
  * KERNEL_BTF ids, lib/bpf_abi.h), the instructions (kfunc calls and ksym
@@ -23,6 +24,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +237,11 @@ int rec_symtab_btf_object(struct rec_symtab *st, uint32_t id, const char *name)
 	return 0;
 }
 
+uint32_t rec_symtab_vmlinux_obj_id(const struct rec_symtab *st)
+{
+	return st->vmlinux_obj_id;
+}
+
 const char *rec_symtab_btf_object_name(const struct rec_symtab *st, uint32_t id)
 {
 	uint64_t v;
@@ -437,6 +447,13 @@ int rec_symtab_tp_seen(struct rec_symtab *st, uint64_t id, const char *name)
 	return 0;
 }
 
+const char *rec_symtab_tp_name(const struct rec_symtab *st, uint64_t id)
+{
+	uint64_t v;
+
+	return bpfrr_u64map_get(&st->tps, id, &v) ? (const char *)(uintptr_t)v : NULL;
+}
+
 static void load_tracepoints(struct rec_symtab *st)
 {
 	if (st->tp_loaded)
@@ -636,6 +653,201 @@ int rec_symtab_first(struct rec_symtab *st, uint32_t kind, uint64_t value, const
 	return 1;
 }
 
+/* --- naming in the background ------------------------------------------------------------ */
+
+/*
+ * Naming a number can cost tens of ms under TCG: vmlinux's BTF is a 5.5 MB
+ * copy and parse (40 to 50 ms of a recording of runqlat, whose first line
+ * waited for it), kallsyms and a scan of tracefs or the PMUs a few more.
+ * The loader used to wait for it at the stop of the call that carried the
+ * number.  Now a thread of the session's own does it, at SCHED_IDLE: on
+ * one CPU it runs when the loader and the recorder both wait (a tool
+ * sleeping after its attachments), else beside them on another CPU, and
+ * at the latest at the end, when the main thread waits for it.
+ *
+ * The thread has a symbol table of its own (st): the session's stays the
+ * main thread's, for the first-seen set, the BTF objects the identity
+ * queries met, the tracepoint ids the loader read, and struct_ops value
+ * types, whose fd places the walker needs at the call (so those are named
+ * at once).  What the main thread knows goes along with each request.
+ * The trace writer stays the main thread's too: it writes what was named
+ * after each stop (rec_symbols_drain) and at the end.  So a SYMBOL record
+ * follows the call that first carried its number; readers take symbols
+ * from the whole trace (docs/trace-format.md).  The thread starts on the
+ * first request: a recording without numbers has none.
+ */
+struct sym_req {
+	uint32_t kind;
+	uint64_t value;
+	char *module;			/* NULL: a module the recorder could not learn */
+	uint32_t btf_obj_id;
+	char *tp_name;			/* a tracepoint id the loader read: its name, else NULL */
+	uint64_t seq;
+	struct bpfrr_rec_symbol sym;	/* once named: strings in the namer's table */
+};
+
+struct rec_namer {
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop;			/* under lock: name what is queued, then end */
+	struct rec_symtab *st;		/* the thread's */
+	struct sym_req *reqs;		/* under lock; [0, named) named, of which [0, written) written */
+	uint32_t nr, cap;
+	_Atomic uint32_t named;
+	uint32_t written;		/* the main thread's */
+	_Atomic uint64_t busy_ns;
+};
+
+static void free_req(struct sym_req *r)
+{
+	free(r->module);
+	free(r->tp_name);
+}
+
+static void *namer_main(void *arg)
+{
+	struct rec_namer *n = arg;
+	struct sched_param idle = { 0 };
+
+	/* failing that, it runs at the loader's priority: slower for the loader, the same trace */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
+	pthread_mutex_lock(&n->lock);
+	for (;;) {
+		struct sym_req r;
+		uint32_t i = atomic_load(&n->named);
+		uint64_t t0;
+
+		if (i == n->nr) {
+			if (n->stop)
+				break;
+			pthread_cond_wait(&n->wake, &n->lock);
+			continue;
+		}
+		r = n->reqs[i];		/* a copy: main may move the array while this one names */
+		pthread_mutex_unlock(&n->lock);
+
+		t0 = rec_now_ns();
+		if (r.tp_name)
+			rec_symtab_tp_seen(n->st, r.value, r.tp_name);
+		if (r.kind == BPFRR_SYM_BTF_ID && r.module && !r.module[0] && r.btf_obj_id)
+			rec_symtab_btf_object(n->st, r.btf_obj_id, "vmlinux");
+		rec_symtab_name(n->st, r.kind, r.value, r.module, r.btf_obj_id, &r.sym);
+		r.sym.seq = r.seq;
+		atomic_fetch_add(&n->busy_ns, rec_now_ns() - t0);
+
+		pthread_mutex_lock(&n->lock);
+		n->reqs[i].sym = r.sym;
+		atomic_store(&n->named, i + 1);
+	}
+	pthread_mutex_unlock(&n->lock);
+	return NULL;
+}
+
+/* The thread, started on first need with every signal blocked (the session's handlers are the main thread's). */
+static struct rec_namer *namer_get(struct rec_session *s)
+{
+	struct rec_namer *n = s->namer;
+	sigset_t all, old;
+
+	if (n)
+		return n->started ? n : NULL;
+	/* naming on the main thread, as before: for strace without -f, and for measuring the difference */
+	if (getenv("BPFRR_RECORD_NAME_INLINE"))
+		return NULL;
+	n = s->namer = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	pthread_mutex_init(&n->lock, NULL);
+	pthread_cond_init(&n->wake, NULL);
+	n->st = rec_symtab_new(NULL);
+	if (!n->st)
+		return NULL;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	n->started = !pthread_create(&n->thread, NULL, namer_main, n);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return n->started ? n : NULL;
+}
+
+static void write_symbol(struct rec_session *s, const struct bpfrr_rec_symbol *sym)
+{
+	int err = bpfrr_trace_write_symbol(s->w, sym);
+
+	if (err)
+		rec_write_failed(s, err);
+}
+
+void rec_symbols_drain(struct rec_session *s)
+{
+	struct rec_namer *n = s->namer;
+
+	if (!n || n->written == atomic_load(&n->named))
+		return;
+	pthread_mutex_lock(&n->lock);
+	for (; n->written < atomic_load(&n->named); n->written++)
+		write_symbol(s, &n->reqs[n->written].sym);
+	pthread_mutex_unlock(&n->lock);
+}
+
+/* Waits for the thread to name everything queued, writes it, frees the namer. */
+static void namer_end(struct rec_session *s)
+{
+	struct rec_namer *n = s->namer;
+	uint32_t i;
+
+	if (!n)
+		return;
+	if (n->started) {
+		pthread_mutex_lock(&n->lock);
+		n->stop = true;
+		pthread_cond_signal(&n->wake);
+		pthread_mutex_unlock(&n->lock);
+		pthread_join(n->thread, NULL);
+		rec_symbols_drain(s);
+	}
+	s->times.symbols_bg = atomic_load(&n->busy_ns);
+	for (i = 0; i < n->nr; i++)
+		free_req(&n->reqs[i]);
+	free(n->reqs);
+	rec_symtab_free(n->st);
+	pthread_cond_destroy(&n->wake);
+	pthread_mutex_destroy(&n->lock);
+	free(n);
+	s->namer = NULL;
+}
+
+/* Queues (kind, value, module) for the thread; 0, or -errno if it cannot or should not (then the caller names it). */
+static int namer_queue(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,
+		       const char *module, uint32_t btf_obj_id)
+{
+	struct rec_namer *n = namer_get(s);
+	struct sym_req r = { kind, value, NULL, btf_obj_id, NULL, c->seq, { 0 } };
+	const char *tp = kind == BPFRR_SYM_TP_ID ? rec_symtab_tp_name(s->symtab, value) : NULL;
+	int err = 0;
+
+	if (!n)
+		return -ENOMEM;
+	if ((module && !(r.module = strdup(module))) || (tp && !(r.tp_name = strdup(tp)))) {
+		free_req(&r);
+		return -ENOMEM;
+	}
+	/* vmlinux's object id as the session knows it now, as naming it here would have */
+	if (kind == BPFRR_SYM_BTF_ID && !btf_obj_id && module && !module[0])
+		r.btf_obj_id = rec_symtab_vmlinux_obj_id(s->symtab);
+	pthread_mutex_lock(&n->lock);
+	if (bpfrr_grow((void **)&n->reqs, &n->cap, n->nr + 1, sizeof(*n->reqs)))
+		err = -ENOMEM;
+	else
+		n->reqs[n->nr++] = r;
+	pthread_cond_signal(&n->wake);
+	pthread_mutex_unlock(&n->lock);
+	if (err)
+		free_req(&r);
+	return err;
+}
+
 /* --- the recording session ---------------------------------------------------------------- */
 
 void rec_symbols_start(struct rec_session *s)
@@ -654,6 +866,7 @@ void rec_symbols_start(struct rec_session *s)
 
 void rec_symbols_end(struct rec_session *s)
 {
+	namer_end(s);
 	rec_symtab_free(s->symtab);
 	s->symtab = NULL;
 }
@@ -665,8 +878,9 @@ void rec_symbols_btf_object(struct rec_session *s, uint32_t id, const char *name
 }
 
 /*
- * One SYMBOL record for (kind, value, module) if no earlier call carried it;
- * struct_ops: the number is a struct_ops value type, whose fd places go with it.
+ * One SYMBOL record for (kind, value, module) if no earlier call carried it:
+ * queued for the background thread; a struct_ops value type, whose fd places
+ * go with it, named at once (the walker of this call needed its BTF already).
  */
 static void emit_sym(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,
 		     const char *module, uint32_t btf_obj_id, bool struct_ops)
@@ -679,6 +893,8 @@ static void emit_sym(struct rec_session *s, const struct rec_call *c, uint32_t k
 			rec_write_failed(s, err);
 		return;
 	}
+	if (!struct_ops && !namer_queue(s, c, kind, value, module, btf_obj_id))
+		return;
 	rec_symtab_name(s->symtab, kind, value, module, btf_obj_id, &sym);
 	if (struct_ops) {
 		int n = rec_symtab_value_fds(s->symtab, value, module, sym.value_fds, BPFRR_SYM_VALUE_FDS_MAX);
@@ -689,9 +905,7 @@ static void emit_sym(struct rec_session *s, const struct rec_call *c, uint32_t k
 		}
 	}
 	sym.seq = c->seq;
-	err = bpfrr_trace_write_symbol(s->w, &sym);
-	if (err)
-		rec_write_failed(s, err);
+	write_symbol(s, &sym);
 }
 
 static void emit(struct rec_session *s, const struct rec_call *c, uint32_t kind, uint64_t value,

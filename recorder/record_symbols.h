@@ -48,11 +48,15 @@ void rec_symtab_kernel(struct rec_symtab *st, struct bpfrr_rec_kernel *k);
  * 0 or -ENOMEM.
  */
 int rec_symtab_tp_seen(struct rec_symtab *st, uint64_t id, const char *name);
+/* The name of a tracepoint id st knows already (seen, or from a scan), else NULL. */
+const char *rec_symtab_tp_name(const struct rec_symtab *st, uint64_t id);
 
 /* A kernel BTF object the recorder identified: its id and name ("vmlinux", a module). 0 or -ENOMEM. */
 int rec_symtab_btf_object(struct rec_symtab *st, uint32_t id, const char *name);
 /* The name of BTF object id, or NULL if the recorder never identified it. */
 const char *rec_symtab_btf_object_name(const struct rec_symtab *st, uint32_t id);
+/* vmlinux's BTF object id, 0 until the recorder identified it. */
+uint32_t rec_symtab_vmlinux_obj_id(const struct rec_symtab *st);
 
 /*
  * What value of kind (enum bpfrr_sym_kind) names on this kernel, into *sym

@@ -4,21 +4,26 @@
 # build and symbols"): runqlat (tp_btf/fentry programs: attach_btf_id) and
 # opensnoop (tracepoints through perf_event_open: config) recorded here.  The
 # trace's KERNEL record is this kernel (release, machine, GNU build id, size
-# of its vmlinux BTF, its SHA-256 only without build id); every SYMBOL comes
-# before the first call that carries its number; each attach_btf_id is named
+# of its vmlinux BTF, its SHA-256 only without build id); every SYMBOL names a
+# call of the trace (the first that carries its number); the background naming
+# writes the same records as naming at the call (BPFRR_RECORD_NAME_INLINE);
+# each attach_btf_id is named
 # as bpftool names that id in this kernel's BTF, each tracepoint config as the
 # tracefs event whose id file holds it; and bpfrr dump shows those names beside the numbers.
 . "$(dirname "$0")/record-lib.sh"
 
-# symbols_before_calls TXT: every SYMBOL precedes the call of its seq, which exists
-symbols_before_calls() {
+# symbols_of_calls TXT: the seq of every SYMBOL is a call of the trace
+symbols_of_calls() {
 	awk '
 		function seq_of(line,    s) { s = line; sub(/.* seq=/, "", s); sub(/ .*/, "", s); return s }
 		/^(BPF_CALL|SYSCALL) / { called[seq_of($0)] = 1 }
-		/^SYMBOL / { s = seq_of($0); if (s in called) { print "SYMBOL of call " s " written after it"; bad = 1 }
-			     want[s] = 1 }
+		/^SYMBOL / { want[seq_of($0)] = 1 }
 		END { for (s in want) if (!(s in called)) { print "SYMBOL of call " s ", which is not in the trace"; bad = 1 }
 		      exit bad }' "$1"
+}
+# symbol_lines TXT: its SYMBOL records, sorted (their place in the file aside)
+symbol_lines() {
+	grep '^SYMBOL ' "$1" | sed 's/^SYMBOL //' | sort
 }
 
 # --- runqlat: kernel BTF ids ----------------------------------------------------------------
@@ -45,7 +50,7 @@ elif command -v sha256sum >/dev/null 2>&1; then
 	sha=$(sha256sum /sys/kernel/btf/vmlinux | cut -d' ' -f1)
 	has "btf_sha256=$sha" || fail "KERNEL btf_sha256 is not $sha: $kline"
 fi
-out=$(symbols_before_calls "$txt") || fail "runqlat: $out"
+out=$(symbols_of_calls "$txt") || fail "runqlat: $out"
 grep -q '^SYMBOL .* kind=1 flags=0x1 ' "$txt" &&
 	fail "runqlat: BTF ids the recorder could not name: $(grep '^SYMBOL .* kind=1 flags=0x1 ' "$txt" | head -3)"
 
@@ -75,9 +80,11 @@ fi
 
 # the recorder took vmlinux's BTF from the kernel through bpf() in one copy, not from
 # /sys/kernel/btf/vmlinux a page per read (record_identity.c): under strace (not -f:
-# the recorder traces its child) it opens no such file, and names the ids all the same
+# the recorder traces its child; so naming on the main thread, which strace follows) it
+# opens no such file, and names the ids all the same
 if command -v strace >/dev/null 2>&1; then
-	strace -qq -o rq2.strace -e trace=open,openat "$BPFRR" record -o rq2.trace -- runqlat 1 1 >/dev/null 2>rq2.err
+	BPFRR_RECORD_NAME_INLINE=1 strace -qq -o rq2.strace -e trace=open,openat "$BPFRR" record -o rq2.trace \
+		-- runqlat 1 1 >/dev/null 2>rq2.err
 	rc=$?
 	"$TRACECAT" rq2.trace >rq2.trace.txt 2>/dev/null
 	if [ "$rc" != 0 ]; then
@@ -91,11 +98,33 @@ if command -v strace >/dev/null 2>&1; then
 	fi
 fi
 
+# named in the background (the default) or at the call: the same SYMBOL records; the
+# summary gives the background thread's time
+"$BPFRR" record -s -o rq3.trace -- runqlat 1 1 >rq3.out 2>rq3.err
+rc=$?
+"$TRACECAT" rq3.trace >rq3.trace.txt 2>/dev/null
+bg=$(sed -n 's/.*symbols named in the background \([0-9.]*\).*/\1/p' rq3.err)
+BPFRR_RECORD_NAME_INLINE=1 "$BPFRR" record -s -o rq4.trace -- runqlat 1 1 >rq4.out 2>rq4.err
+rc4=$?
+"$TRACECAT" rq4.trace >rq4.trace.txt 2>/dev/null
+inl=$(sed -n 's/.*symbols named in the background \([0-9.]*\).*/\1/p' rq4.err)
+symbol_lines rq3.trace.txt | sed 's/ seq=[0-9]*//' >rq3.syms
+symbol_lines rq4.trace.txt | sed 's/ seq=[0-9]*//' >rq4.syms
+if [ "$rc" != 0 ] || [ "$rc4" != 0 ]; then
+	fail "bpfrr record -s -- runqlat 1 1 exited $rc (background), $rc4 (inline): $(tail -2 rq3.err rq4.err)"
+elif [ ! -s rq3.syms ] || ! cmp -s rq3.syms rq4.syms; then
+	fail "runqlat: SYMBOL records named in the background differ from those named at the call: $(diff rq3.syms rq4.syms | head -4)"
+elif ! awk -v b="$bg" -v i="$inl" 'BEGIN { exit !(b > 0 && i == 0) }'; then
+	fail "runqlat: the summary's background naming time: ${bg:-none} (background), ${inl:-none} (inline)"
+else
+	pass "runqlat: $(wc -l <rq3.syms) SYMBOL records, the same named in the background ($bg ms) as at the call"
+fi
+
 # --- opensnoop: tracepoint ids --------------------------------------------------------------
 record_cmd os.trace os.out timeout -s INT 3 opensnoop
 rc=$?
 [ "$rc" = 0 ] || fail "bpfrr record -- timeout -s INT 3 opensnoop exited $rc: $(tail -3 os.out.err)"
-out=$(symbols_before_calls os.trace.txt) || fail "opensnoop: $out"
+out=$(symbols_of_calls os.trace.txt) || fail "opensnoop: $out"
 tracefs=/sys/kernel/tracing
 [ -d "$tracefs/events/syscalls" ] || tracefs=/sys/kernel/debug/tracing
 enter=$(cat "$tracefs/events/syscalls/sys_enter_openat/id" 2>/dev/null)
@@ -118,8 +147,8 @@ fi
 # the ids come from the id files opensnoop's libbpf read (the recorder reads each as it
 # is opened): tracefs is not scanned, no events directory opened (under strace, not -f)
 if command -v strace >/dev/null 2>&1; then
-	strace -qq -o os2.strace -e trace=open,openat "$BPFRR" record -o os2.trace -- timeout -s INT 3 opensnoop \
-		>/dev/null 2>os2.err
+	BPFRR_RECORD_NAME_INLINE=1 strace -qq -o os2.strace -e trace=open,openat "$BPFRR" record -o os2.trace \
+		-- timeout -s INT 3 opensnoop >/dev/null 2>os2.err
 	rc=$?
 	"$TRACECAT" os2.trace >os2.trace.txt 2>/dev/null
 	if [ "$rc" != 0 ]; then
