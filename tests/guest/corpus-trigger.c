@@ -313,7 +313,7 @@ static int run_tc(const char *const *args)
 	int status, i;
 	pid_t pid;
 
-	for (i = 0; args[i] && i < 14; i++)
+	for (i = 0; i < 14 && args[i]; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
 	pid = fork();
@@ -433,7 +433,11 @@ static int lossy_connection(const char *ca, long *acked_ms, struct tcp_info *inf
 		}
 	}
 	while (ms_since(&t0) < 8000) {
-		if (ioctl(cfd, SIOCOUTQ, &unacked) || unacked == 0)
+		if (ioctl(cfd, SIOCOUTQ, &unacked)) {
+			perror("corpus-trigger: tcploss: SIOCOUTQ");
+			goto out;
+		}
+		if (unacked == 0)
 			break;
 		usleep(5000);
 	}
