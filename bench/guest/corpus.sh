@@ -21,8 +21,10 @@
 #      replay holds its objects, with BPF stats on, the triggers run (every
 #      loader gets an exec, file opens and stats, getppid and short sleeps;
 #      TRIGGERS adds block I/O, a TCP connection, ...) until every program the
-#      replay attached (the verify table's link and netlink rows) has a
-#      run_cnt above 0, or 10 rounds went by.
+#      replay attached (the verify table's link and netlink rows, and the
+#      struct_ops programs of a struct_ops map it made) has a run_cnt above 0,
+#      or 10 rounds went by. Programs the triggers load themselves (tcpca's tc
+#      classifier) are none of these.
 # RESET runs before each of the runs of steps 1, 2, 3 and 5, and at the end.
 # Each loader leaves OUT/NAME.res, "KEY VALUE" lines (the host half reads
 # them; "done 1" last), and its files in OUT/NAME/ (outputs, trace, calls,
@@ -130,9 +132,14 @@ trigger_veth() {
 trigger_resolve() {
 	openssl s_client -connect localhost:9 </dev/null >/dev/null 2>&1
 }
-# a TCP connection over lo that uses the congestion control fx_ca (fixtures/fx_tcpca.bpf.c,
-# registered by bpftool struct_ops register): its init runs at the connection's start
+# a TCP connection that uses the congestion control fx_ca (fixtures/fx_tcpca.bpf.o, registered by
+# bpftool struct_ops register) and loses its ACKs until the retransmission timer fired: corpus-trigger
+# tcploss, in a network namespace of its own, with fixtures/fx_lossy.bpf.o on its lo's egress (tc).
+# fx_ca's init and cong_avoid run at the start, ssthresh on the timeout (and in the receiver's CWR),
+# undo_cwnd when the DSACK of the retransmission shows the timeout was spurious. About 0.2 s.
+# Should that fail, a plain connection over the guest's lo still runs init and cong_avoid.
 trigger_tcpca() {
+	"$TRIGGER" tcploss fx_ca "$FX/fx_lossy.bpf.o" >/dev/null 2>&1 && return 0
 	old_ca=$(cat /proc/sys/net/ipv4/tcp_congestion_control)
 	echo fx_ca >/proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null || return 0
 	trigger_tcp

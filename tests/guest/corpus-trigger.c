@@ -32,11 +32,33 @@
  *       anonymous memory; run in a memory cgroup whose memory.max is below
  *       MB, the kernel's OOM killer (oom_kill_process) kills it. Exits 0 if
  *       it was not killed (the memory was there).
+ *   corpus-trigger tcploss CA OBJ
+ *       a TCP loss and its undo for the congestion control CA (fx_ca's
+ *       ssthresh and undo_cwnd; lo loses nothing and the guests have no
+ *       netem). In a network namespace of its own (lo up, tcp_early_retrans
+ *       0: no tail loss probes, see do_tcploss), attaches OBJ
+ *       (fixtures/fx_lossy.bpf.o: drops the pure ACKs of the connection to
+ *       port 7690 until the sender sends its first segment again) to lo's
+ *       egress with tc, connects to itself on 127.0.0.1:7690 with CA on both
+ *       sockets (TCP_CONGESTION), sends two segments and waits until they are
+ *       acked (at most 8 s; the retransmission timer fires after about
+ *       200 ms, its retransmission's DSACK passes and the sender finds the
+ *       timeout spurious). The qdisc goes, and the namespace with it. Prints
+ *       how long that took and the namespace's TcpExt counts
+ *       (/proc/net/netstat: timeouts, loss probes, loss undos, spurious
+ *       RTOs); exits 0 if the data was acked, the timer fired and the loss
+ *       was undone. CA's ssthresh runs twice (the sender's timeout; the
+ *       receiver's CWR, as the qdisc drops its ACKs), undo_cwnd once.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -45,6 +67,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -59,7 +82,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: corpus-trigger readline [LINE...] | reclaim DEV | locks FILE | oom MB\n");
+	fprintf(stderr, "usage: corpus-trigger readline [LINE...] | reclaim DEV | locks FILE | oom MB | tcploss CA OBJ\n");
 	return 2;
 }
 
@@ -280,6 +303,233 @@ static int do_oom(long mb)
 	return touch(mb * MB) ? 1 : 0;
 }
 
+/* the port fixtures/fx_lossy.bpf.c drops the ACKs of (FX_LOSSY_PORT there) */
+#define LOSSY_PORT 7690
+
+/* run_tc: runs /usr/sbin/tc with ARGS (NULL-terminated, without "tc"); its exit status, -1 */
+static int run_tc(const char *const *args)
+{
+	const char *argv[16] = { "tc" };
+	int status, i;
+	pid_t pid;
+
+	for (i = 0; i < 14 && args[i]; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execv("/usr/sbin/tc", (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* tcpext: the TcpExt counters of /proc/net/netstat named in NAMES, into VALUES (-1 if absent) */
+static void tcpext(const char *const *names, long *values, int n)
+{
+	static char head[8192], vals[8192];
+	FILE *f = fopen("/proc/net/netstat", "r");
+	int i;
+
+	for (i = 0; i < n; i++)
+		values[i] = -1;
+	if (!f)
+		return;
+	while (fgets(head, sizeof(head), f) && fgets(vals, sizeof(vals), f)) {
+		char *hs, *vs, *h, *v;
+
+		if (strncmp(head, "TcpExt:", 7))
+			continue;
+		h = strtok_r(head + 7, " \n", &hs);
+		v = strtok_r(vals + 7, " \n", &vs);
+		for (; h && v; h = strtok_r(NULL, " \n", &hs), v = strtok_r(NULL, " \n", &vs))
+			for (i = 0; i < n; i++)
+				if (!strcmp(h, names[i]))
+					values[i] = strtol(v, NULL, 10);
+	}
+	fclose(f);
+}
+
+/* write_all, read_all: LEN bytes, or -1 */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_all(int fd, char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000L + (t.tv_nsec - t0->tv_nsec) / 1000000L;
+}
+
+/*
+ * lossy_connection: the connection whose ACKs fx_lossy drops: two segments (each written after
+ * the receiver read the one before, so that they are two skbs: a tail loss probe, were there one,
+ * would resend the last, the timer resends the first), then waits until nothing is unacked
+ * (SIOCOUTQ). 0 if acked.
+ */
+static int lossy_connection(const char *ca, long *acked_ms, struct tcp_info *info)
+{
+	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons(LOSSY_PORT) };
+	struct timeval rcvtimeo = { .tv_sec = 5 };
+	struct timespec t0;
+	socklen_t len = sizeof(*info);
+	char seg[100], got[sizeof(seg)];
+	int one = 1, lfd, cfd = -1, sfd = -1, unacked = -1, rc = -1, i;
+
+	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    setsockopt(lfd, IPPROTO_TCP, TCP_CONGESTION, ca, (socklen_t)strlen(ca)) ||
+	    bind(lfd, (struct sockaddr *)&addr, sizeof(addr)) || listen(lfd, 1)) {
+		perror("corpus-trigger: tcploss: listener");
+		goto out;
+	}
+	cfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (cfd < 0 || setsockopt(cfd, IPPROTO_TCP, TCP_CONGESTION, ca, (socklen_t)strlen(ca)) ||
+	    setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    connect(cfd, (struct sockaddr *)&addr, sizeof(addr))) {
+		perror("corpus-trigger: tcploss: connect");
+		goto out;
+	}
+	sfd = accept(lfd, NULL, NULL);
+	if (sfd < 0 || setsockopt(sfd, SOL_SOCKET, SO_RCVTIMEO, &rcvtimeo, sizeof(rcvtimeo))) {
+		perror("corpus-trigger: tcploss: accept");
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 2; i++) {
+		memset(seg, 'a' + i, sizeof(seg));
+		if (write_all(cfd, seg, sizeof(seg)) || read_all(sfd, got, sizeof(got))) {
+			perror("corpus-trigger: tcploss: segment");
+			goto out;
+		}
+	}
+	while (ms_since(&t0) < 8000) {
+		if (ioctl(cfd, SIOCOUTQ, &unacked)) {
+			perror("corpus-trigger: tcploss: SIOCOUTQ");
+			goto out;
+		}
+		if (unacked == 0)
+			break;
+		usleep(5000);
+	}
+	*acked_ms = ms_since(&t0);
+	if (getsockopt(cfd, IPPROTO_TCP, TCP_INFO, info, &len))
+		memset(info, 0, sizeof(*info));
+	rc = unacked == 0 ? 0 : -1;
+	if (rc)
+		fprintf(stderr, "corpus-trigger: tcploss: %d bytes still unacked after %ld ms\n", unacked, *acked_ms);
+out:
+	if (sfd >= 0)
+		close(sfd);
+	if (cfd >= 0)
+		close(cfd);
+	if (lfd >= 0)
+		close(lfd);
+	return rc;
+}
+
+/* lo_up: lo of this (new) network namespace up; 0 or -1 */
+static int lo_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc = -1;
+
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, "lo");
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+	return rc;
+}
+
+/* write_file: VALUE into PATH (a sysctl); 0 or -1 */
+static int write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = write(fd, value, strlen(value)) == (ssize_t)strlen(value) ? 0 : -1;
+	close(fd);
+	return rc;
+}
+
+static int do_tcploss(const char *ca, const char *obj)
+{
+	static const char *const names[] = { "TCPTimeouts", "TCPLossProbes", "TCPLossUndo", "TCPSpuriousRTOs" };
+	enum { N = sizeof(names) / sizeof(names[0]) };
+	static const char *const add_qdisc[] = { "qdisc", "add", "dev", "lo", "clsact", NULL };
+	static const char *const del_qdisc[] = { "qdisc", "del", "dev", "lo", "clsact", NULL };
+	const char *const add_filter[] = { "filter", "add", "dev", "lo", "egress", "bpf", "da", "obj", obj,
+					   "sec", "tc", NULL };
+	long before[N], after[N], acked_ms = -1;
+	struct tcp_info info;
+	int rc, i;
+
+	/*
+	 * A network namespace of our own: its lo, qdisc and filter are nobody else's and go with
+	 * it, and its tcp_early_retrans can be 0: no tail loss probe. A probe is a retransmission
+	 * too; the undo after a timeout needs a DSACK for every retransmission still in flight at
+	 * the timeout (tcp_init_undo counts a probe's), and the probe's DSACK must be dropped, or it
+	 * would ack everything before the timer fires.
+	 */
+	if (unshare(CLONE_NEWNET) || lo_up() || write_file("/proc/sys/net/ipv4/tcp_early_retrans", "0")) {
+		perror("corpus-trigger: tcploss: a network namespace with lo up and no loss probes");
+		return 1;
+	}
+	if (run_tc(add_qdisc) || run_tc(add_filter)) {
+		fprintf(stderr, "corpus-trigger: tcploss: tc filter add dev lo egress bpf da obj %s failed\n", obj);
+		return 1;
+	}
+	tcpext(names, before, N);
+	rc = lossy_connection(ca, &acked_ms, &info);
+	tcpext(names, after, N);
+	if (run_tc(del_qdisc))
+		fprintf(stderr, "corpus-trigger: tcploss: removing the clsact qdisc failed\n");
+	if (rc)
+		return 1;
+	printf("tcploss: %s: acked after %ld ms, %u retransmitted, cwnd %u ssthresh %u;", ca, acked_ms,
+	       info.tcpi_total_retrans, info.tcpi_snd_cwnd, info.tcpi_snd_ssthresh);
+	for (i = 0; i < N; i++)
+		printf(" %s +%ld", names[i], after[i] - before[i]);
+	printf("\n");
+	/* the timer fired (the loss: ssthresh) and the loss was undone (undo_cwnd) */
+	return after[0] > before[0] && after[2] > before[2] ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -292,5 +542,7 @@ int main(int argc, char **argv)
 		return do_locks(argv[2]);
 	if (!strcmp(argv[1], "oom") && argc == 3 && atol(argv[2]) > 0)
 		return do_oom(atol(argv[2]));
+	if (!strcmp(argv[1], "tcploss") && argc == 4)
+		return do_tcploss(argv[2], argv[3]);
 	return usage();
 }

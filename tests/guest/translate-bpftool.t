@@ -19,7 +19,10 @@
 #   struct_ops register OBJ         a TCP congestion control (fx_tcpca.bpf.o:
 #                                   a struct_ops map whose value holds its
 #                                   programs' fds, registered by the map
-#                                   update), then used by a TCP connection.
+#                                   update), then used by a TCP connection,
+#                                   and by one that loses its ACKs until a
+#                                   timeout (corpus-trigger tcploss), so that
+#                                   all four callbacks run.
 # Debian's bpftool 7.1 has no `prog loadall ... autoattach` (it says
 # "expected no more arguments, 'type', 'map' or 'dev', got: 'autoattach'").
 . "$(dirname "$0")/translate-lib.sh"
@@ -98,12 +101,14 @@ fi
 # The kernel registers a struct_ops type only with CONFIG_MODULES ('struct module' in its BTF).
 ca_avail=/proc/sys/net/ipv4/tcp_available_congestion_control
 ca_registered() { tr ' ' '\n' <"$ca_avail" | grep -qx fx_ca; }
-# ca_runs: how often fx_ca_init ran, by its own count (slot 3 of fx_ca_calls; the largest if
-# more than one map has that name). Not `bpftool prog show`: bpftool 7.1 prints run_cnt only
-# with a non-zero run_time_ns, and these programs run in less than the guest's clock tick.
+TRIGGER=${BPFRR_ROOT:-/opt/bpfrr}/tests/guest/corpus-trigger
+# ca_runs [SLOT]: how often the fx_ca callback of SLOT ran (fx_ca_calls: 0 ssthresh, 1 cong_avoid,
+# 2 undo_cwnd, 3 init, the default), by its own count (the largest if more than one map has that
+# name). Not `bpftool prog show`: bpftool 7.1 prints run_cnt only with a non-zero run_time_ns, and
+# these programs run in less than the guest's clock tick.
 ca_runs() {
 	bpftool -j map dump name fx_ca_calls 2>/dev/null | tr -d ' \n' | tr '{' '\n' |
-		sed -n 's/^"key":3,"value":\([0-9]*\).*/\1/p' | sort -n | tail -n 1
+		sed -n "s/^\"key\":${1:-3},\"value\":\([0-9]*\).*/\1/p" | sort -n | tail -n 1
 }
 if [ -e /proc/modules ]; then	# CONFIG_MODULES
 	# A replay while the original is still registered fails at the map update (the
@@ -145,6 +150,18 @@ if [ -e /proc/modules ]; then	# CONFIG_MODULES
 			echo "$old_ca" >/proc/sys/net/ipv4/tcp_congestion_control
 			[ "${runs:-0}" -gt 0 ] && pass "struct_ops: a TCP connection ran the replayed fx_ca (fx_ca_init ran $runs times)" ||
 				fail "struct_ops: fx_ca_init did not run after $conns connection(s): $(bpftool -j map dump name fx_ca_calls)"
+			# a loss and its undo: a connection whose ACKs fx_lossy drops until the sender's
+			# timeout, whose retransmission's DSACK shows it spurious (ssthresh, undo_cwnd;
+			# about 0.2 s a try; a try that saw no timeout and undo exits 1)
+			tries=0
+			while [ $tries -lt 3 ]; do
+				tries=$((tries + 1))
+				"$TRIGGER" tcploss fx_ca "$FX/fx_lossy.bpf.o" >structops.loss 2>&1 && break
+			done
+			ss=$(ca_runs 0) undo=$(ca_runs 2)
+			[ "${ss:-0}" -gt 0 ] && [ "${undo:-0}" -gt 0 ] &&
+				pass "struct_ops: a loss and its undo ran fx_ca's ssthresh ($ss) and undo_cwnd ($undo) in $tries tries: $(cat structops.loss)" ||
+				fail "struct_ops: after $tries lossy connection(s) ssthresh ran ${ss:-0} and undo_cwnd ${undo:-0} times: $(cat structops.loss)"
 		else
 			fail "struct_ops: fx_ca is not registered after the replay: $(cat "$ca_avail")"
 		fi
