@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -697,8 +698,18 @@ struct rec_namer {
 	uint32_t nr, cap;
 	_Atomic uint32_t named;
 	uint32_t written;		/* the main thread's */
-	_Atomic uint64_t busy_ns;
+	_Atomic uint64_t busy_ns;	/* the thread's CPU time naming */
 };
+
+/* The calling thread's CPU time: the namer's wall time at SCHED_IDLE is mostly others running. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void free_req(struct sym_req *r)
 {
@@ -728,14 +739,14 @@ static void *namer_main(void *arg)
 		r = n->reqs[i];		/* a copy: main may move the array while this one names */
 		pthread_mutex_unlock(&n->lock);
 
-		t0 = rec_now_ns();
+		t0 = thread_cpu_ns();
 		if (r.tp_name)
 			rec_symtab_tp_seen(n->st, r.value, r.tp_name);
 		if (r.kind == BPFRR_SYM_BTF_ID && r.module && !r.module[0] && r.btf_obj_id)
 			rec_symtab_btf_object(n->st, r.btf_obj_id, "vmlinux");
 		rec_symtab_name(n->st, r.kind, r.value, r.module, r.btf_obj_id, &r.sym);
 		r.sym.seq = r.seq;
-		atomic_fetch_add(&n->busy_ns, rec_now_ns() - t0);
+		atomic_fetch_add(&n->busy_ns, thread_cpu_ns() - t0);
 
 		pthread_mutex_lock(&n->lock);
 		n->reqs[i].sym = r.sym;
