@@ -41,8 +41,10 @@ me=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 loopfile=/tmp/corpus.loop loopdev= ext4dir=/tmp/corpus-ext4 ext4loop= tcpport=7700
 # the devices only some triggers use, set up when a chosen row names the trigger (corpus-ci's
 # rows name none): a large sparse loop device whose page cache reclaim frees (reclaim), xfs and
-# btrfs mounts on loop devices (xfs, btrfs), a RAID1 md array of two loop devices (md)
+# btrfs mounts on loop devices (xfs, btrfs), a RAID1 md array of two loop devices (md), an NFS
+# mount over lo of a tmpfs the kernel's NFS server exports (nfs; nfsup=1 when mounted)
 cacheloop= xfsdir=/tmp/corpus-xfs xfsloop= btrfsdir=/tmp/corpus-btrfs btrfsloop= mddev= mdloops=
+nfsdir=/tmp/corpus-nfs nfsexp=/tmp/corpus-nfsexp nfsup= nfsd= rpcbindpid= mountdpid= nfs_setup_s=
 TRIGGER=$root/tests/guest/corpus-trigger
 
 trigger_common() {
@@ -89,6 +91,8 @@ fs_io() {
 trigger_ext4() { [ -z "$ext4loop" ] || fs_io "$ext4dir"; }
 trigger_xfs() { [ -z "$xfsloop" ] || fs_io "$xfsdir"; }
 trigger_btrfs() { [ -z "$btrfsloop" ] || fs_io "$btrfsdir"; }
+# through the NFS client: nfs_file_open, nfs_file_write, nfs_file_fsync, nfs_file_read, nfs_getattr
+trigger_nfs() { [ -z "$nfsup" ] || fs_io "$nfsdir"; }
 # bash reading lines with readline on a terminal (corpus-trigger opens a pty for it)
 trigger_readline() {
 	"$TRIGGER" readline "echo corpus" >/dev/null 2>&1
@@ -289,7 +293,63 @@ if wants md && [ -e /proc/mdstat ]; then
 		mddev=/dev/md0
 	fi
 fi
+# uptime_cs: the seconds since boot, to the hundredth
+uptime_cs() { cut -d' ' -f1 /proc/uptime; }
+# nfs_setup: the kernel's NFS server (nfsd) exports the tmpfs $nfsexp to 127.0.0.1, and the
+# kernel's NFS client mounts it on $nfsdir: NFSv3 over TCP, nolock (no lockd or statd calls),
+# soft (an operation fails rather than hang the guest if the server is gone). rpcbind first
+# (nfsd registers NFSv3 with it, and the client asks it for mountd's and nfsd's ports), then
+# the export (exportfs -i: no /etc/exports; a tmpfs has no UUID: fsid=1), rpc.mountd (the
+# MOUNT protocol, and the export cache the kernel asks of it), rpc.nfsd (one thread, NFSv4
+# off: no grace period or client tracking). Busybox mount passes the options to the kernel,
+# which does the MOUNT call itself. nfsup=1 when mounted; OUT/nfs.err says why not.
+nfs_setup() {
+	t0=$(uptime_cs)
+	grep -q ' /proc/fs/nfsd ' /proc/mounts || mount -t nfsd nfsd /proc/fs/nfsd || return 0
+	nfsd=1
+	# exportfs and mountd read their tables before they write them
+	mkdir -p /var/lib/nfs /run/rpcbind "$nfsexp" "$nfsdir" &&
+		: >>/var/lib/nfs/etab && : >>/var/lib/nfs/rmtab &&
+		mount -t tmpfs -o size=16m corpus-nfs "$nfsexp" || return 0
+	rpcbind -f &
+	rpcbindpid=$!
+	i=0
+	until rpcinfo -p 127.0.0.1 >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -lt 50 ] || { echo "rpcbind does not answer"; return 0; }
+		sleep 0.1
+	done
+	exportfs -i -o rw,insecure,no_root_squash,no_subtree_check,fsid=1 "127.0.0.1:$nfsexp" || return 0
+	rpc.mountd -F &
+	mountdpid=$!
+	rpc.nfsd -N 4 1 || return 0
+	# the client asks rpcbind for MOUNT (100005), which mountd registers some time after it
+	# started, and NFS (100003): a mount before that fails (EOPNOTSUPP)
+	i=0
+	until rpcinfo -p 127.0.0.1 2>/dev/null | awk '$1 == 100005 { m = 1 } $1 == 100003 { n = 1 }
+			END { exit !(m && n) }'; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "mountd or nfsd did not register:"; rpcinfo -p 127.0.0.1; return 0; }
+		sleep 0.1
+	done
+	mount -t nfs -o vers=3,nolock,proto=tcp,mountproto=tcp,soft "127.0.0.1:$nfsexp" "$nfsdir" || return 0
+	nfsup=1
+	nfs_setup_s=$(awk -v a="$t0" -v b="$(uptime_cs)" 'BEGIN { printf "%.1f", b - a }')
+}
+# nfs_teardown: unmounted before the server stops (a mount whose server is gone waits for it)
+nfs_teardown() {
+	[ -z "$nfsup" ] || umount "$nfsdir"
+	if [ -n "$nfsd" ]; then
+		exportfs -ua
+		rpc.nfsd 0
+	fi
+	for p in $mountdpid $rpcbindpid; do kill "$p" && wait "$p"; done
+	grep -q " $nfsexp " /proc/mounts && umount "$nfsexp"
+	[ -z "$nfsd" ] || umount /proc/fs/nfsd
+}
+wants nfs && nfs_setup >>"$out/nfs.err" 2>&1 </dev/null
 {
+	echo "nfsdir=$nfsdir nfsup=$nfsup"
 	echo "cacheloop=$cacheloop"
 	echo "xfsdir=$xfsdir xfsloop=$xfsloop"
 	echo "btrfsdir=$btrfsdir btrfsloop=$btrfsloop"
@@ -302,6 +362,9 @@ for w in reclaim:cacheloop xfs:xfsloop btrfs:btrfsloop md:mddev; do
 	eval "v=\$${w#*:}"
 	echo "${w%%:*} ${v:-none}" >>"$out/triggers"
 done
+if wants nfs; then
+	if [ -n "$nfsup" ]; then echo "nfs $nfsdir (set up in $nfs_setup_s s)"; else echo "nfs none"; fi >>"$out/triggers"
+fi
 
 val_of() { sed -n "s/^$2 //p" "$1" | head -n 1; }
 # last_line FILE: its last non-empty line, one line, at most 200 characters
@@ -469,6 +532,7 @@ while IFS='|' read -r name group cmd trig reset note; do
 	rm -rf "$work/$name"
 done <"$list"
 
+nfs_teardown >>"$out/nfs.err" 2>&1
 [ -z "$ext4loop" ] || { umount "$ext4dir"; losetup -d "$ext4loop"; }
 [ -z "$loopdev" ] || losetup -d "$loopdev"
 [ -z "$xfsloop" ] || { umount "$xfsdir"; losetup -d "$xfsloop"; }
@@ -478,4 +542,6 @@ done <"$list"
 for d in $cacheloop $mdloops; do losetup -d "$d"; done
 rm -rf "$work" "$loopfile" /tmp/corpus.ext4 /tmp/corpus.loopdev /tmp/corpus.ext4loop /tmp/corpus.devs \
 	/tmp/corpus.cache /tmp/corpus.xfs /tmp/corpus.btrfs /tmp/corpus.md0 /tmp/corpus.md1
+# rmdir: an NFS mount left behind is not emptied through the client
+rmdir "$nfsdir" "$nfsexp" 2>/dev/null
 echo "corpus: done" >&2
