@@ -41,18 +41,13 @@ run_mode() {
 	case $r_mode in
 	bare) ;;
 	record) set -- "$bpfrr" record -o "$work/$r_name.trace" -- "$@" ;;
-	# the same, naming the kernel's numbers at each call instead of in the background (the
-	# variable is exported for this run only, not passed through env(1): no extra exec timed)
-	record-inline) set -- "$bpfrr" record -o "$work/$r_name.inline.trace" -- "$@" ;;
 	strace) set -- strace -f -e trace=bpf -o "$work/$r_name.strace" "$@" ;;
 	strace-seccomp) set -- strace -f --seccomp-bpf -e trace=bpf -o "$work/$r_name.strace" "$@" ;;
 	*) echo "record-overhead.sh: unknown mode $r_mode" >&2; return 1 ;;
 	esac
 	[ -z "$cleanup" ] || sh -c "$cleanup"
-	[ "$r_mode" = record-inline ] && export BPFRR_RECORD_NAME_INLINE=1
 	r_line=$("$bench" $r_ready --limit 240 --err "$work/err" -- "$@")
 	r_rc=$?
-	unset BPFRR_RECORD_NAME_INLINE
 	[ "$r_rc" = 0 ] || cp "$work/err" "$dir/$r_name.$r_mode.err"
 	[ "$r_rep" = 0 ] || echo "$r_name $r_mode $r_rep $r_line rc=$r_rc" >>"$dir/times"
 }
@@ -75,7 +70,7 @@ while IFS='|' read -r name kind modes cmd cleanup; do
 		rep=$((rep + 1))
 	done
 	[ -f "$work/$name.trace" ] && cp "$work/$name.trace" "$dir/traces/$name.trace"
-	rm -f "$work/$name.trace" "$work/$name.inline.trace" "$work/$name.strace"
+	rm -f "$work/$name.trace" "$work/$name.strace"
 	[ -z "$cleanup" ] || sh -c "$cleanup"
 done <"$dir/cases"
 rm -rf "$work"
