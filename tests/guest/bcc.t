@@ -1,20 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# BCC (issue 12 item 8): Debian's opensnoop-bpfcc 0.26, which compiles its C
-# program with the clang in libbcc when it starts (against the kernel headers
-# the image has in /usr/src/linux-bpfrr) and loads it with BCC's own loading
-# code, not libbpf's:
-#   bare         it runs 5 s and prints the opens of a marker file made here;
+# BCC (issue 12 item 8): Debian's bpfcc-tools 0.26, whose tools compile their C
+# programs with the clang in libbcc when they start (against the kernel headers
+# the image has in /usr/src/linux-bpfrr) and load them with BCC's own loading
+# code, not libbpf's. Three tools, one per way BCC attaches:
+#   opensnoop-bpfcc -d 5            fexit programs (BPF_RAW_TRACEPOINT_OPEN) on
+#                                   open, openat and openat2, a perf buffer;
+#   funccount-bpfcc -d 5 vfs_read   a kprobe (perf_event_open of the kprobe PMU,
+#                                   PERF_EVENT_IOC_SET_BPF);
+#   syscount-bpfcc -d 5             a tracepoint (raw_syscalls/sys_exit).
+# For each:
+#   bare         it runs 5 s and prints what a user looks for (opensnoop: the
+#                opens of a marker file made here; funccount: vfs_read's count;
+#                syscount: the count of some system call);
 #   record       the same under bpfrr record: the trace is complete, the tool
-#                still prints the marker;
+#                still prints it;
 #   translate    the trace translates;
 #   replay       bpfrr replay --verify finds no mismatch, and while the replay
 #                holds its objects every replayed program runs when its event
-#                happens (opensnoop attaches fexit programs to open, openat and
-#                openat2; python's ctypes makes the open and openat2 calls);
-#   leaks        nothing is left afterwards.
+#                happens (python's ctypes makes the open and openat2 calls that
+#                libc and busybox do not);
+# and nothing is left afterwards.
 # It prints the times a user waits (the compile is most of them: TCG is slow)
-# and the tool's peak resident memory. BCC needs python3, LLVM, clang and the
+# and each tool's peak resident memory. BCC needs python3, LLVM, clang and the
 # headers: it is only in the larger guest image (tests/guest/run-on --image bcc,
 # make check-bcc); without it this test skips.
 . "$(dirname "$0")/translate-lib.sh"
@@ -56,83 +64,94 @@ watch() {
 	watch_rc=$?
 }
 
-# saw_marker OUT: OUT has an opensnoop line for the marker
-saw_marker() { grep -q "[[:space:]]$marker\$" "$1"; }
+# bcc_tool NAME PATTERN CMD...: CMD alone and under bpfrr record must exit 0 and
+# print a line matching PATTERN (grep -E); then translate, replay --verify with
+# held.sh, and every replayed program must have run
+bcc_tool() {
+	n=$1 pattern=$2
+	shift 2
+	t0=$(uptime_s)
+	"$@" >"$n.bare" 2>"$n.bare.err" &
+	watch $! "$n.bare"
+	t1=$(uptime_s)
+	if [ "$watch_rc" = 0 ] && grep -Eq "$pattern" "$n.bare"; then
+		pass "$n: bare: loaded and printed what it traced ($(grep -Ec "$pattern" "$n.bare") line(s) like '$(grep -E -m 1 "$pattern" "$n.bare" | tr -s ' ')')"
+	else
+		fail "$n: bare: exited $watch_rc; stdout: $(head -n 3 "$n.bare"); stderr: $(grep -v warning "$n.bare.err" | grep -i -m 3 'error\|exception\|Traceback')"
+	fi
+	echo "# $n: bare: first output $(elapsed "$t0" "${watch_first:-$t1}") s after start, exit after $(elapsed "$t0" "$t1") s (5 s of tracing), peak RSS $((watch_rss / 1024)) MB"
 
-take_max
-echo "# guest up $(uptime_s) s after boot; $(free -m | awk '/^Mem:/ { print $2 }') MB of memory"
+	t0=$(uptime_s)
+	"$BPFRR" record -o "$n.trace" -- "$@" >"$n.rec" 2>"$n.rec.err" &
+	watch $! "$n.rec"
+	t1=$(uptime_s)
+	"$TRACECAT" "$n.trace" >"$n.trace.txt" 2>"$n.trace.err" ||
+		fail "$n: $n.trace does not read as a complete trace: $(cat "$n.trace.err")"
+	if [ "$watch_rc" = 0 ] && grep -Eq "$pattern" "$n.rec"; then
+		pass "$n: record: the tool under bpfrr record printed what it traced; trace $(wc -c <"$n.trace") bytes"
+	else
+		fail "$n: record: bpfrr record exited $watch_rc; stdout: $(head -n 3 "$n.rec"); stderr: $(grep -v warning "$n.rec.err" | grep -i -m 3 'error\|exception\|Traceback\|bpfrr')"
+		return 1
+	fi
+	echo "# $n: record: first output $(elapsed "$t0" "${watch_first:-$t1}") s after start, exit after $(elapsed "$t0" "$t1") s"
+	[ -z "${BPFRR_TEST_OUT:-}" ] || [ ! -d "$BPFRR_TEST_OUT" ] || cp "$n.trace" "$BPFRR_TEST_OUT/$n.trace"
+	"$BPFRR" dump "$n.trace" >"$n.dump" 2>"$n.dump.err" || fail "$n: bpfrr dump failed: $(cat "$n.dump.err")"
+	echo "# $n: dump: $(wc -l <"$n.dump") lines; the BPF calls: $(sed -n 's/^#[0-9][0-9]* \[[0-9]*\] \(BPF_[A-Z_]*\|perf_event_open\)[ (].*/\1/p' "$n.dump" |
+		sort | uniq -c | awk '{ printf "%s%s x%s", s, $2, $1; s = ", " }')"
 
-# bare: opensnoop-bpfcc on its own (its header is not necessarily its first line:
-# python buffers print() to a file, while BCC's printb flushes each event)
-t0=$(uptime_s)
-opensnoop-bpfcc -d 5 >bare.out 2>bare.err &
-watch $! bare.out
-t1=$(uptime_s)
-if [ "$watch_rc" = 0 ] && grep -q 'PID  *COMM  *FD  *ERR  *PATH' bare.out && saw_marker bare.out; then
-	pass "bare: opensnoop-bpfcc loaded and saw the marker's opens ($(grep -c "$marker" bare.out) lines)"
-else
-	fail "bare: opensnoop-bpfcc exited $watch_rc; stdout: $(head -n 3 bare.out); stderr: $(grep -v warning bare.err | grep -i -m 3 'error\|exception\|Traceback')"
-fi
-echo "# bare: first line $(elapsed "$t0" "${watch_first:-$t1}") s after start (compile and load), exit after $(elapsed "$t0" "$t1") s (-d 5), peak RSS $((watch_rss / 1024)) MB"
+	t0=$(uptime_s)
+	if ! "$BPFRR" translate --explain -o "$n.bundle" "$n.trace" >"$n.explain" 2>"$n.terr"; then
+		fail "$n: translate: $(cat "$n.terr")"
+		return 1
+	fi
+	pass "$n: translate ($(elapsed "$t0" "$(uptime_s)") s): $(tail -n 1 "$n.explain")"
 
-# record
-t0=$(uptime_s)
-"$BPFRR" record -o oc.trace -- opensnoop-bpfcc -d 5 >rec.out 2>rec.out.err &
-watch $! rec.out
-t1=$(uptime_s)
-"$TRACECAT" oc.trace >oc.trace.txt 2>oc.trace.err || fail "oc.trace does not read as a complete trace: $(cat oc.trace.err)"
-if [ "$watch_rc" = 0 ] && saw_marker rec.out; then
-	pass "record: opensnoop-bpfcc under bpfrr record saw the marker's opens; trace $(wc -c <oc.trace) bytes"
-else
-	fail "record: bpfrr record exited $watch_rc; stdout: $(head -n 3 rec.out); stderr: $(grep -v warning rec.out.err | grep -i -m 3 'error\|exception\|Traceback\|bpfrr')"
-	finish
-fi
-echo "# record: first line $(elapsed "$t0" "${watch_first:-$t1}") s after start, exit after $(elapsed "$t0" "$t1") s"
-[ -z "${BPFRR_TEST_OUT:-}" ] || [ ! -d "$BPFRR_TEST_OUT" ] || cp oc.trace "$BPFRR_TEST_OUT/opensnoop-bpfcc.trace"
-"$BPFRR" dump oc.trace >oc.dump 2>oc.dump.err || fail "bpfrr dump failed: $(cat oc.dump.err)"
-echo "# dump: $(wc -l <oc.dump) lines; the BPF calls: $(sed -n 's/^#[0-9][0-9]* \[[0-9]*\] \(BPF_[A-Z_]*\|perf_event_open\)[ (].*/\1/p' oc.dump |
-	sort | uniq -c | awk '{ printf "%s%s x%s", s, $2, $1; s = ", " }')"
+	t0=$(uptime_s)
+	replay_verified "$n" sh held.sh "$n" || return 1
+	echo "# $n: replay: $(elapsed "$t0" "$(uptime_s)") s with the checks; $(grep '^replay: times' "$n.replay")"
+	progs=$(awk '$2 ~ /^prog\./ && $3 == "tag"' "$n.replay" | wc -l)
+	names=$(awk '$2 ~ /^prog\./ && $3 == "tag" { printf "%s%s", s, $2; s = " " }' "$n.replay")
+	if [ "$progs" -gt 0 ] && [ "$(wc -l <"$n.runcnt")" = "$progs" ] &&
+	   awk '$2 == 0 { z++ } END { exit z > 0 }' "$n.runcnt"; then
+		pass "$n: replay: all $progs replayed programs ran ($names; id run_cnt: $(tr '\n' ' ' <"$n.runcnt"))"
+	else
+		fail "$n: replay: $progs replayed programs ($names), run counts: $(tr '\n' ' ' <"$n.runcnt" 2>/dev/null)"
+	fi
+	# BCC attaches kprobes and tracepoints with PERF_EVENT_IOC_SET_BPF, an ioctl
+	# syscall programs cannot make: that one call stays in user space
+	user_steps_on_patched "$n" "$(grep -c 'ioctl(PERF_EVENT_IOC_SET_BPF) *kept' "$n.explain")"
+}
 
-# translate
-t0=$(uptime_s)
-if ! "$BPFRR" translate --explain -o oc.bundle oc.trace >oc.explain 2>oc.terr; then
-	fail "translate: $(cat oc.terr)"
-	finish
-fi
-pass "translate ($(elapsed "$t0" "$(uptime_s)") s): $(tail -n 1 oc.explain)"
-
-# replay: held.sh runs while the replay holds its objects; the replayed
-# programs are found by the tags of the verify table's program rows (the
-# original exited: only the replay's have them)
+# held.sh NAME (run by `bpfrr replay --verify NAME.bundle -- sh held.sh NAME`, the
+# replay holding its objects): the replayed programs are found by the tags of
+# the verify table's program rows (the tools exited: only the replay's have
+# them); the events are made (opens and reads of the marker, system calls) and
+# each program's run_cnt read (BPF stats on) into NAME.runcnt, "ID RUN_CNT" lines
 cat >held.sh <<HELD
+n=\$1
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-for tag in \$(awk '\$2 ~ /^prog\\./ && \$3 == "tag" { print \$4 }' oc.replay); do
+for tag in \$(awk '\$2 ~ /^prog\\./ && \$3 == "tag" { print \$4 }' "\$n.replay"); do
 	bpftool prog show | awk -v tag="\$tag" '\$0 ~ " tag " tag "( |\$)" { sub(/:.*/, "", \$1); print \$1 }'
-done | sort -u >oc.ids
+done | sort -u >"\$n.ids"
 tries=0
 while [ \$tries -lt 10 ]; do
 	cat "$marker" >/dev/null
 	python3 opens.py "$marker"
-	for id in \$(cat oc.ids); do "$ROOT/tests/guest/translate-runcnt" "\$id"; done >oc.runcnt
-	awk '\$2 == 0 { z++ } END { exit z > 0 }' oc.runcnt && break
+	for id in \$(cat "\$n.ids"); do "$ROOT/tests/guest/translate-runcnt" "\$id"; done >"\$n.runcnt"
+	awk '\$2 == 0 { z++ } END { exit z > 0 }' "\$n.runcnt" && break
 	tries=\$((tries + 1))
 	sleep 0.3
 done
 echo 0 >/proc/sys/kernel/bpf_stats_enabled
 HELD
-t0=$(uptime_s)
-if replay_verified oc sh held.sh; then
-	echo "# replay: $(elapsed "$t0" "$(uptime_s)") s with the checks; $(grep '^replay: times' oc.replay)"
-	progs=$(awk '$2 ~ /^prog\./ && $3 == "tag"' oc.replay | wc -l)
-	names=$(awk '$2 ~ /^prog\./ && $3 == "tag" { printf "%s%s", s, $2; s = " " }' oc.replay)
-	if [ "$progs" -gt 0 ] && [ "$(wc -l <oc.runcnt)" = "$progs" ] &&
-	   awk '$2 == 0 { z++ } END { exit z > 0 }' oc.runcnt; then
-		pass "replay: all $progs replayed programs ran ($names; id run_cnt: $(tr '\n' ' ' <oc.runcnt))"
-	else
-		fail "replay: $progs replayed programs ($names), run counts: $(tr '\n' ' ' <oc.runcnt 2>/dev/null)"
-	fi
-	user_steps_on_patched oc 0
-fi
-check_nothing_left opensnoop-bpfcc
+
+take_max
+echo "# guest up $(uptime_s) s after boot; $(free -m | awk '/^Mem:/ { print $2 }') MB of memory"
+# opensnoop's header is not necessarily its first line: python buffers print()
+# to a file, while BCC's printb flushes each event
+bcc_tool opensnoop "[[:space:]]$marker\$" opensnoop-bpfcc -d 5
+bcc_tool funccount '^vfs_read +[1-9][0-9]*$' funccount-bpfcc -d 5 vfs_read
+bcc_tool syscount '^[a-z_0-9]+ +[1-9][0-9]*$' syscount-bpfcc -d 5
+check_nothing_left bcc
 rm -f "$marker"
 finish
