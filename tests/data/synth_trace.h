@@ -361,6 +361,15 @@ static int synth_kprobe_trace(int fd, bool with_end)
 #define SYNTH_KADDR		0xffffffff81234560ull	/* do_sys_openat2+0x10 */
 #define SYNTH_KADDR2		0xffffffffc0a01000ull	/* nf_conntrack_in+0x0 [nf_conntrack] */
 
+/*
+ * synth_symbols_last: synth_portable_trace() writes its SYMBOL records at the
+ * end, after every call, as the recorder's background naming may (readers
+ * must take symbols from the whole trace); else each before its call.
+ */
+static bool synth_symbols_last __attribute__((unused));
+static struct bpfrr_rec_symbol synth_held_symbols[16];
+static unsigned int synth_nr_held_symbols;
+
 static void synth_symbol(struct synth *s, uint64_t seq, uint32_t kind, uint64_t value, uint32_t btf_kind,
 			 uint32_t obj_id, uint64_t offset, const char *name, const char *module)
 {
@@ -369,7 +378,21 @@ static void synth_symbol(struct synth *s, uint64_t seq, uint32_t kind, uint64_t 
 		.btf_kind = btf_kind, .btf_obj_id = obj_id, .offset = offset, .name = name, .module = module,
 	};
 
+	if (synth_symbols_last && synth_nr_held_symbols < 16) {
+		synth_held_symbols[synth_nr_held_symbols++] = sym;	/* the strings are literals */
+		return;
+	}
 	synth_check(s, bpfrr_trace_write_symbol(s->w, &sym));
+}
+
+/* The SYMBOL records synth_symbols_last held back. */
+static void synth_write_held_symbols(struct synth *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < synth_nr_held_symbols; i++)
+		synth_check(s, bpfrr_trace_write_symbol(s->w, &synth_held_symbols[i]));
+	synth_nr_held_symbols = 0;
 }
 
 static uint64_t synth_perf_open(struct synth *s, uint32_t type, uint64_t config, uint64_t config1,
@@ -494,6 +517,7 @@ static __attribute__((unused)) int synth_portable_trace(int fd)
 		     "nf_conntrack");
 	synth_symbol(&s, s.seq, BPFRR_SYM_BTF_ID, SYNTH_MOD_BTF_ID, BTF_KIND_STRUCT, 1, 0, "task_struct", "");
 
+	synth_write_held_symbols(&s);
 	synth_task(&s, BPFRR_TASK_EXIT, 100, 100, 0, 0, 0);
 	if (s.err) {
 		bpfrr_trace_abandon(s.w);

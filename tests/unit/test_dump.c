@@ -230,6 +230,32 @@ START_TEST(portable_output)
 }
 END_TEST
 
+/*
+ * The same trace with its SYMBOL records after every call (the recorder names
+ * in the background and writes them later): the names are shown all the same,
+ * so the text, JSON and summaries are those of portable_output.
+ */
+START_TEST(portable_symbols_last)
+{
+	struct bpfrr_dump_opts o = { 0 };
+	size_t len;
+	uint8_t *t;
+
+	synth_symbols_last = true;
+	t = portable_bytes(&len);
+	synth_symbols_last = false;
+	golden("portable.text", t, len, "portable.trace", &o, 0);
+	o.json = true;
+	golden("portable.json", t, len, "portable.trace", &o, 0);
+	memset(&o, 0, sizeof(o));
+	o.summary = true;
+	golden("portable.summary", t, len, "portable.trace", &o, 0);
+	o.json = true;
+	golden("portable.summary-json", t, len, "portable.trace", &o, 0);
+	free(t);
+}
+END_TEST
+
 /* A light skeleton's loader program decoded under its BPF_PROG_LOAD: inner calls, run-time
  * fields, where the decoding stops; a second one whose blob is unknown is not decoded. */
 START_TEST(lskel)
@@ -869,6 +895,7 @@ static Suite *dump_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, text_output);
 	tcase_add_test(tc, portable_output);
+	tcase_add_test(tc, portable_symbols_last);
 	tcase_add_test(tc, later_uapi_output);
 	tcase_add_test(tc, log_reason);
 	tcase_add_test(tc, json_output);
