@@ -300,8 +300,8 @@ uptime_cs() { cut -d' ' -f1 /proc/uptime; }
 # soft (an operation fails rather than hang the guest if the server is gone). rpcbind first
 # (nfsd registers NFSv3 with it, and the client asks it for mountd's and nfsd's ports), then
 # the export (exportfs -i: no /etc/exports; a tmpfs has no UUID: fsid=1), rpc.mountd (the
-# MOUNT protocol, and the export cache the kernel asks of it), rpc.nfsd (one thread, NFSv4
-# off: no grace period or client tracking). Busybox mount passes the options to the kernel,
+# MOUNT protocol, and the export cache the kernel asks of it), rpc.nfsd (one thread; -N 4:
+# no NFSv4 grace period or client tracking, should a kernel have NFSD_V4). Busybox mount passes the options to the kernel,
 # which does the MOUNT call itself. nfsup=1 when mounted; OUT/nfs.err says why not.
 nfs_setup() {
 	t0=$(uptime_cs)
