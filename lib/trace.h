@@ -41,7 +41,7 @@
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
 /* The version the writer writes (docs/trace-format.md, "versioning"). */
 #define BPFRR_TRACE_VERSION_MAJOR	2
-#define BPFRR_TRACE_VERSION_MINOR	1
+#define BPFRR_TRACE_VERSION_MINOR	2
 /* The newest 1.x: read, and written by bpfrr_trace_create_fd_version(fd, hdr, 1) */
 #define BPFRR_TRACE_V1_MINOR		1
 
@@ -152,6 +152,9 @@ struct bpfrr_trace_region {
 /* bpf() with BPF_COMMON_ATTRS (7.2): cmd is the first argument without that bit; the
  * 4th and 5th arguments are the addr and want_len of the "common_attr" regions */
 #define BPFRR_CALL_COMMON_ATTRS		0x0008
+/* SYSCALL (2.2): the recorder did not stop at the call's exit; ret is the one result
+ * the call can have (close of an fd of a kernel object: 0), t_exit_ns = t_enter_ns */
+#define BPFRR_CALL_NOT_WAITED		0x0010
 
 struct bpfrr_rec_bpf_call {
 	uint64_t seq;		/* call number: shared by BPF_CALL and SYSCALL, from 1, in entry order */
@@ -177,7 +180,7 @@ struct bpfrr_rec_syscall {
 	uint32_t nr;		/* syscall number of the tracee's arch */
 	uint64_t args[6];
 	int64_t ret;		/* raw return, as in bpf_call */
-	uint32_t flags;		/* BPFRR_CALL_NO_EXIT */
+	uint32_t flags;		/* BPFRR_CALL_NO_EXIT, BPFRR_CALL_NOT_WAITED */
 	uint64_t t_enter_ns;
 	uint64_t t_exit_ns;
 	const char *name;	/* "perf_event_open", "openat", "ioctl", ... */

@@ -66,7 +66,10 @@ static void json_result(struct json_out *j, int64_t ret, uint32_t flags, uint64_
 	else
 		json_null(j, "errno");
 	json_u64(j, "t_enter_ns", t_enter);
-	json_u64(j, "duration_ns", t_exit >= t_enter ? t_exit - t_enter : 0);
+	if (flags & BPFRR_CALL_NOT_WAITED)
+		json_null(j, "duration_ns");	/* the recorder did not stop at its exit */
+	else
+		json_u64(j, "duration_ns", t_exit >= t_enter ? t_exit - t_enter : 0);
 }
 
 /* an enum as its UAPI name, or its number when the name is unknown */
@@ -665,6 +668,8 @@ static void json_syscall(struct dump_out *o, const struct dump_call *dc)
 	json_arr_begin(j, "flags");
 	if (s->flags & BPFRR_CALL_NO_EXIT)
 		json_str(j, NULL, "no_exit");
+	if (s->flags & BPFRR_CALL_NOT_WAITED)
+		json_str(j, NULL, "not_waited");
 	json_arr_end(j);
 	json_notes(o, s->seq);
 	json_obj_end(j);

@@ -692,7 +692,9 @@ static void text_syscall(struct dump_out *o, const struct dump_call *dc)
 	dump_sys_args_text(f, s->name, o->hdr ? o->hdr->arch : 0, s->args);
 	fputc(')', f);
 	text_result(f, s->ret, s->flags);
-	if (!(s->flags & BPFRR_CALL_NO_EXIT)) {
+	if (s->flags & BPFRR_CALL_NOT_WAITED) {
+		fputs(" (not waited for)", f);
+	} else if (!(s->flags & BPFRR_CALL_NO_EXIT)) {
 		fputc(' ', f);
 		text_duration(f, s->t_enter_ns, s->t_exit_ns);
 	}

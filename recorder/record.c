@@ -269,6 +269,9 @@ int bpfrr_record_main(int argc, char **argv)
 		.output = DEFAULT_OUTPUT,
 		.opens = REC_OPENS_BPF,
 		.identity = true,
+		/* every close stopped at its exit too, as before trace format 2.2: the
+		 * baseline bench/record-overhead compares with */
+		.wait_closes = getenv("BPFRR_RECORD_WAIT_CLOSES") != NULL,
 	};
 	struct rec_session s;
 	bool print_filter = false, summary = false;

@@ -59,6 +59,7 @@ struct rec_options {
 	enum rec_opens opens;
 	bool identity;			/* query object identities (pidfd_getfd + OBJ_GET_INFO_BY_FD) */
 	bool verbose;			/* one line per recorded call on stderr */
+	bool wait_closes;		/* stop at the exit of closes that cannot fail too */
 	char **argv;			/* the command */
 };
 
@@ -168,6 +169,7 @@ struct rec_call {
 	uint64_t args[6];
 	uint64_t t_enter_ns, t_exit_ns;
 	bool exited;			/* saw the syscall exit */
+	bool not_waited;		/* exited and ret known without an exit stop */
 	int64_t ret;			/* raw return (>= 0, or -errno) */
 
 	/* bpf() */

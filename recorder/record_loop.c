@@ -227,7 +227,7 @@ int rec_emit_syscall(struct rec_session *s, struct rec_task *t, struct rec_call 
 		.tid = t->tid,
 		.nr = (uint32_t)c->nr,
 		.ret = c->exited ? c->ret : 0,
-		.flags = c->exited ? 0 : BPFRR_CALL_NO_EXIT,
+		.flags = !c->exited ? BPFRR_CALL_NO_EXIT : c->not_waited ? BPFRR_CALL_NOT_WAITED : 0,
 		.t_enter_ns = c->t_enter_ns,
 		.t_exit_ns = c->exited ? c->t_exit_ns : 0,
 		.name = bpfrr_sys_name(c->sys),

@@ -125,7 +125,39 @@ void rec_fd_exec(struct rec_session *s, struct rec_task *t)
 	}
 }
 
-/* Close fd in the table at a call's entry; whether the call is worth recording. */
+/*
+ * Whether close() of an fd of this kind returns 0 whatever happens: the file is
+ * one the kernel made for an object of its own (anon inode, socket, pidfd,
+ * nsfs), which has no ->flush to fail, and the fd is open (the table says so),
+ * so there is no EBADF either. Directories and devices may live on a file
+ * system whose flush can fail; fds of unknown kind too.
+ */
+static bool close_cannot_fail(enum bpfrr_obj_kind kind)
+{
+	switch (kind) {
+	case BPFRR_OBJ_MAP:
+	case BPFRR_OBJ_PROG:
+	case BPFRR_OBJ_BTF:
+	case BPFRR_OBJ_LINK:
+	case BPFRR_OBJ_PERF_EVENT:
+	case BPFRR_OBJ_NETNS:
+	case BPFRR_OBJ_TOKEN:
+	case BPFRR_OBJ_SOCKET:
+	case BPFRR_OBJ_PIDFD:
+	case BPFRR_OBJ_ITER:
+	case BPFRR_OBJ_STATS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Close fd in the table at a call's entry; whether the call needs its exit
+ * stop. A close that cannot fail is written here, with its result 0 and
+ * BPFRR_CALL_NOT_WAITED, and the task goes on without a second stop: closes
+ * are a third to a half of a libbpf tool's kept calls.
+ */
 static bool close_tracked(struct rec_session *s, struct rec_task *t, struct rec_call *c, int fd)
 {
 	struct rec_fd old;
@@ -136,7 +168,14 @@ static bool close_tracked(struct rec_session *s, struct rec_task *t, struct rec_
 		c->seq = next_seq(s);
 	rec_fdtab_close(t->fdtab, fd, &old);
 	rec_emit_fd(s, t, c->seq, BPFRR_FD_CLOSE, fd, -1, &old);
-	return true;
+	if (s->opt->wait_closes || !close_cannot_fail(old.kind))
+		return true;
+	c->exited = true;
+	c->not_waited = true;
+	c->ret = 0;
+	c->t_exit_ns = c->t_enter_ns;
+	rec_emit_syscall(s, t, c);
+	return false;
 }
 
 static bool enter_close_range(struct rec_session *s, struct rec_task *t, struct rec_call *c)

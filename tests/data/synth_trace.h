@@ -296,6 +296,17 @@ static int synth_kprobe_trace(int fd, bool with_end)
 	/* a child with a copy of the fd table; the parent then closes the map fd */
 	synth_task(&s, BPFRR_TASK_FORK, 102, 102, 100, 17 /* SIGCHLD */, 0);
 	synth_fd(&s, ++s.seq, 100, BPFRR_FD_CLOSE, 4, BPFRR_OBJ_MAP, map_seq);
+	{
+		/* as the recorder writes the close of a map fd: at its entry, not waited for */
+		struct bpfrr_rec_syscall sc = {
+			.seq = s.seq, .tid = 100, .nr = 3, .args = { 4 }, .ret = 0,
+			.flags = BPFRR_CALL_NOT_WAITED, .name = "close",
+		};
+
+		sc.t_enter_ns = synth_time(&s);
+		sc.t_exit_ns = sc.t_enter_ns;
+		synth_check(&s, bpfrr_trace_write_syscall(s.w, &sc));
+	}
 	memset(&a, 0, sizeof(a));
 	a.map_fd = 4;
 	a.key = 0x60000;

@@ -24,6 +24,47 @@ for l in $(fx_loaders); do
 	pass "$l: $(grep -c '^BPF_CALL' "$l.trace.txt") bpf() calls, $(grep -c '^OBJECT' "$l.trace.txt") identities"
 done
 
+# Closes of kernel objects' fds are written at their entry and not stopped at
+# their exit (trace format 2.2, flag 0x10): every close of a BPF object fd in
+# fx_onemap's trace says so, and the recorder's own count of stops is two per
+# kept call less one per such close; with BPFRR_RECORD_WAIT_CLOSES=1 it is two
+# per call again and no close carries the flag.
+for way in default wait; do
+	if [ $way = wait ]; then
+		BPFRR_RECORD_WAIT_CLOSES=1 "$BPFRR" record -s -o closes-$way.trace -- "$FX/fx_onemap" \
+			>closes-$way.out 2>closes-$way.err
+	else
+		"$BPFRR" record -s -o closes-$way.trace -- "$FX/fx_onemap" >closes-$way.out 2>closes-$way.err
+	fi
+	rc=$?
+	"$TRACECAT" closes-$way.trace >closes-$way.txt 2>closes-$way.cat.err || rc=1
+	if [ "$rc" != 0 ]; then
+		fail "closes ($way): fx_onemap recorded or read back badly: $(tail -2 closes-$way.err closes-$way.cat.err)"
+		continue
+	fi
+	calls=$(sed -n 's/.*: \([0-9]*\) bpf() calls, \([0-9]*\) other calls, \([0-9]*\) stops$/\1 \2 \3/p' \
+		closes-$way.err)
+	set -- $calls
+	closes=$(grep -c '^SYSCALL .* name=close ' closes-$way.txt)
+	quick=$(grep -c '^SYSCALL .* name=close .* flags=0x10 ret=0' closes-$way.txt)
+	if [ $# != 3 ] || [ "$closes" = 0 ]; then
+		fail "closes ($way): no summary line or no close: '$calls', $closes closes"
+		continue
+	fi
+	if [ $way = default ]; then
+		want=$((2 * ($1 + $2) - closes))
+		[ "$quick" = "$closes" ] || fail "closes: $quick of fx_onemap's $closes closes were not waited for, expected all"
+	else
+		want=$((2 * ($1 + $2)))
+		[ "$quick" = 0 ] || fail "closes (BPFRR_RECORD_WAIT_CLOSES=1): $quick closes still not waited for"
+	fi
+	if [ "$3" = "$want" ]; then
+		pass "closes ($way): fx_onemap: $1 bpf() calls, $2 other ($closes closes, $quick not waited for), $3 stops"
+	else
+		fail "closes ($way): fx_onemap: $3 stops, expected $want ($1 bpf() calls, $2 other, $quick closes not waited for)"
+	fi
+done
+
 # fx_threads: 4 threads load concurrently
 txt=fx_threads.trace.txt
 threads=$(grep -c '^TASK event=thread ' "$txt")

@@ -842,8 +842,8 @@ START_TEST(json_is_valid_and_escaped)
 		ck_assert_msg(line[0] == '{', "line %d is not an object", lines + 1);
 		lines++;
 	}
-	/* 10 bpf() calls and 1 perf_event_open; no line for records that are not calls */
-	ck_assert_int_eq(lines, 11);
+	/* 10 bpf() calls, 1 perf_event_open and 1 close; no line for records that are not calls */
+	ck_assert_int_eq(lines, 12);
 	free(text);
 	free(t);
 }
