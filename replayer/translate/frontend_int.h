@@ -225,6 +225,7 @@ struct fe_trace {
 
 	/* pass 3 */
 	bool untranslatable;		/* failed on a call it cannot translate (not on bad input) */
+	struct fe_slot_names *names;	/* during pass 3: what slot names take (pass_reloc.c) */
 };
 
 /* frontend.c */

@@ -42,6 +42,7 @@
 #include "grow.h"
 #include "frontend_int.h"
 #include "pass_core.h"
+#include "u64map.h"
 
 #define PERF_TYPE_TRACEPOINT	2
 #define PERF_TYPE_MAX		6	/* types below are fixed; others are dynamic PMUs */
@@ -859,14 +860,134 @@ static int prep_netlink(struct prep *p)
 
 /* --- slots ----------------------------------------------------------------------------------- */
 
-static bool name_taken(const struct bpfrr_ir *ir, const char *name)
+/*
+ * What naming a slot looks up, indexed: the names the slots have so far and
+ * the programs by kernel id (a link is named after its program). A scan of
+ * every slot and object for each new slot made translating grow with the
+ * square of a load's objects (bench/scaling: 14.8x from 300 to 3000 calls).
+ */
+struct fe_slot_names {
+	struct bpfrr_u64map taken;	/* keyed hash of a slot's name -> the slot */
+	uint32_t upto;			/* slots [0, upto) are in taken */
+	struct bpfrr_u64map prog_by_id;	/* kernel id -> the first named program object */
+	bool progs_indexed;
+	struct bpfrr_u64map prog_any;	/* kernel id -> the first program (aliases resolved) */
+	bool slotted_indexed;
+	bool nomem;			/* an index could not grow: scan instead */
+};
+
+static void slot_names_free(struct fe_trace *t)
 {
+	if (!t->names)
+		return;
+	bpfrr_u64map_free(&t->names->taken);
+	bpfrr_u64map_free(&t->names->prog_by_id);
+	bpfrr_u64map_free(&t->names->prog_any);
+	free(t->names);
+	t->names = NULL;
+}
+
+static bool name_taken(const struct fe_trace *t, const struct bpfrr_ir *ir, const char *name)
+{
+	struct fe_slot_names *nm = t->names;
+	uint64_t slot;
 	uint32_t i;
 
+	if (nm && !nm->nomem) {
+		for (; nm->upto < ir->nr_slots; nm->upto++) {
+			const char *taken = ir->slots[nm->upto].name;
+			uint64_t key = taken ? bpfrr_keyed_hash(taken, strlen(taken)) : 0;
+
+			/* a key already there stays: that name (or one sharing its key) is taken */
+			if (taken && !bpfrr_u64map_get(&nm->taken, key, NULL) &&
+			    bpfrr_u64map_put(&nm->taken, key, nm->upto)) {
+				nm->nomem = true;
+				break;
+			}
+		}
+		if (!nm->nomem) {
+			if (!bpfrr_u64map_get(&nm->taken, bpfrr_keyed_hash(name, strlen(name)), &slot))
+				return false;
+			if (ir->slots[slot].name && !strcmp(ir->slots[slot].name, name))
+				return true;
+			/* two names with one key (2^-64): the scan below decides */
+		}
+	}
 	for (i = 0; i < ir->nr_slots; i++)
 		if (ir->slots[i].name && !strcmp(ir->slots[i].name, name))
 			return true;
 	return false;
+}
+
+/*
+ * The first program (in the model's order, aliases taken to what they alias)
+ * with kernel id id that has a slot, or NULL. The index keeps the first
+ * program with that id; only when that one has no slot does the scan look
+ * further.
+ */
+static const struct fe_obj *prog_by_id(const struct fe_trace *t, uint32_t id)
+{
+	struct fe_slot_names *nm = t->names;
+	struct bpfrr_fdm_obj *b;
+	uint64_t v;
+
+	if (nm && !nm->slotted_indexed && !nm->nomem) {
+		nm->slotted_indexed = true;
+		for (b = bpfrr_fdm_objects(t->fdm); b && !nm->nomem; b = b->next_all) {
+			const struct fe_obj *po = fe_canon((struct fe_obj *)b);
+
+			if (po->base.kind == BPFRR_OBJ_PROG && po->ident &&
+			    !bpfrr_u64map_get(&nm->prog_any, po->ident->id, NULL) &&
+			    bpfrr_u64map_put(&nm->prog_any, po->ident->id, (uint64_t)(uintptr_t)po))
+				nm->nomem = true;
+		}
+	}
+	if (nm && !nm->nomem) {
+		const struct fe_obj *first;
+
+		if (!bpfrr_u64map_get(&nm->prog_any, id, &v))
+			return NULL;
+		first = (const struct fe_obj *)(uintptr_t)v;
+		if (first->slot >= 0)
+			return first;
+	}
+	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+		const struct fe_obj *po = fe_canon((struct fe_obj *)b);
+
+		if (po->base.kind == BPFRR_OBJ_PROG && po->slot >= 0 && po->ident && po->ident->id == id)
+			return po;
+	}
+	return NULL;
+}
+
+/* The first program object (in the model's order) with kernel id id and a name, or NULL. */
+static const struct fe_obj *named_prog(const struct fe_trace *t, uint32_t id)
+{
+	struct fe_slot_names *nm = t->names;
+	struct bpfrr_fdm_obj *b;
+	uint64_t v;
+
+	if (nm && !nm->progs_indexed && !nm->nomem) {
+		nm->progs_indexed = true;
+		for (b = bpfrr_fdm_objects(t->fdm); b && !nm->nomem; b = b->next_all) {
+			const struct fe_obj *po = (const struct fe_obj *)b;
+
+			if (po->base.kind == BPFRR_OBJ_PROG && po->ident && po->ident->name && po->ident->name[0] &&
+			    !bpfrr_u64map_get(&nm->prog_by_id, po->ident->id, NULL) &&
+			    bpfrr_u64map_put(&nm->prog_by_id, po->ident->id, (uint64_t)(uintptr_t)po))
+				nm->nomem = true;
+		}
+	}
+	if (nm && !nm->nomem)
+		return bpfrr_u64map_get(&nm->prog_by_id, id, &v) ? (const struct fe_obj *)(uintptr_t)v : NULL;
+	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
+		const struct fe_obj *po = (const struct fe_obj *)b;
+
+		if (po->base.kind == BPFRR_OBJ_PROG && po->ident && po->ident->id == id && po->ident->name &&
+		    po->ident->name[0])
+			return po;
+	}
+	return NULL;
 }
 
 static void clean_name(char *s)
@@ -895,17 +1016,10 @@ static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const
 		snprintf(what, sizeof(what), "%s", name);
 	} else if (o->base.kind == BPFRR_OBJ_LINK && o->ident && !(o->ident->flags & BPFRR_OBJECT_F_QUERY_FAILED)) {
 		/* a link is named after its program */
-		struct bpfrr_fdm_obj *b;
+		const struct fe_obj *po = named_prog(t, o->ident->prog_id);
 
-		for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
-			const struct fe_obj *po = (const struct fe_obj *)b;
-
-			if (po->base.kind == BPFRR_OBJ_PROG && po->ident && po->ident->id == o->ident->prog_id &&
-			    po->ident->name && po->ident->name[0]) {
-				snprintf(what, sizeof(what), "%s", po->ident->name);
-				break;
-			}
-		}
+		if (po)
+			snprintf(what, sizeof(what), "%s", po->ident->name);
 	} else if (o->base.kind == BPFRR_OBJ_PERF_EVENT && p) {
 		uint32_t i;
 
@@ -921,7 +1035,7 @@ static void slot_name(const struct fe_trace *t, const struct bpfrr_ir *ir, const
 	}
 	n = (size_t)snprintf(buf, size, "%s%s%s", kind, what[0] ? "." : "", what);
 	clean_name(buf);
-	if (n < size && !name_taken(ir, buf))
+	if (n < size && !name_taken(t, ir, buf))
 		return;
 	if (n + 22 > size)	/* no room for the seq: the seq alone */
 		snprintf(buf, size, "%s.%" PRIu64, kind, o->base.origin);
@@ -933,7 +1047,7 @@ static void set_ident(struct bpfrr_ir *ir, uint32_t slot, const struct fe_trace 
 {
 	struct bpfrr_ir_ident *id = &ir->slots[slot].ident;
 	const struct bpfrr_rec_object *r = o->ident;
-	struct bpfrr_fdm_obj *b;
+	const struct fe_obj *po;
 
 	if (!r || r->flags & BPFRR_OBJECT_F_QUERY_FAILED)
 		return;
@@ -966,15 +1080,10 @@ static void set_ident(struct bpfrr_ir *ir, uint32_t slot, const struct fe_trace 
 			id->target_btf_id = r->target_btf_id;
 		}
 		/* the linked program: the replayed one made from the program with that id */
-		for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
-			const struct fe_obj *po = fe_canon((struct fe_obj *)b);
-
-			if (po->base.kind == BPFRR_OBJ_PROG && po->slot >= 0 && po->ident &&
-			    po->ident->id == r->prog_id) {
-				id->have |= BPFRR_ID_LINK_PROG;
-				id->link_prog_slot = (uint32_t)po->slot;
-				break;
-			}
+		po = prog_by_id(t, r->prog_id);
+		if (po) {
+			id->have |= BPFRR_ID_LINK_PROG;
+			id->link_prog_slot = (uint32_t)po->slot;
 		}
 		break;
 	default:
@@ -1314,7 +1423,7 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 	char name[64], verr[256];
 	int ret = -ENOMEM;
 
-	if (!ir)
+	if (!ir || !(t->names = calloc(1, sizeof(*t->names))))
 		goto nomem;
 	ir->arch = t->hdr ? t->hdr->arch : 0;
 	if (t->hdr && t->hdr->kernel_release && !(ir->kernel_release = strdup(t->hdr->kernel_release)))
@@ -1432,11 +1541,13 @@ struct bpfrr_ir *fe_pass_reloc(struct fe_trace *t, const struct bpfrr_frontend_o
 		goto fail;
 	}
 	free(order);
+	slot_names_free(t);
 	return ir;
 nomem:
 	snprintf(err, err_size, "%s: %s", t->name, strerror(ret == -EINVAL || !ret ? ENOMEM : -ret));
 fail:
 	free(order);
+	slot_names_free(t);
 	bpfrr_ir_free(ir);
 	return NULL;
 }
