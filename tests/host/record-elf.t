@@ -36,6 +36,27 @@ has "an embedded object is found at its offset, with its own extent" "$tmp/exe.t
 	"^elf: $tmp/skel \\(embedded at $at\\): $size bytes, sha256 ${sum:0:16} "
 expect "an executable exec'd twice is scanned once" 1 "$(grep -c '^elf: ' "$tmp/exe.txt")"
 
+# where the image's code is (SHF_EXECINSTR sections) is not searched; data sections
+# and bytes past them are, and all of it when the section headers are gone
+objcopy --add-section .bpf.data="$obj" --set-section-flags .bpf.data=alloc,readonly,data \
+	"$tracee" "$tmp/in-data" 2>/dev/null
+objcopy --add-section .bpf.code="$obj" --set-section-flags .bpf.code=alloc,readonly,code \
+	"$tracee" "$tmp/in-code" 2>/dev/null
+cp "$tmp/skel" "$tmp/no-shdr"
+# e_shoff (8 bytes at 0x28) and e_shnum (2 bytes at 0x3c) to zero: no section headers
+printf '\0\0\0\0\0\0\0\0' | dd of="$tmp/no-shdr" bs=1 seek=$((0x28)) conv=notrunc status=none
+printf '\0\0' | dd of="$tmp/no-shdr" bs=1 seek=$((0x3c)) conv=notrunc status=none
+for img in in-data in-code no-shdr; do
+	record "$tmp/$img.trace" -- "$tmp/$img" exec >/dev/null
+	expect "$img: the tracee runs: exit 0" 0 "$rc"
+	"$bpfrr" dump "$tmp/$img.trace" >"$tmp/$img.txt"
+done
+has "an object in a data section of its own is found" "$tmp/in-data.txt" \
+	"^elf: $tmp/in-data \\(embedded at 0x[0-9a-f]+\\): $size bytes, sha256 ${sum:0:16} "
+hasnt "an object in a code section is not searched for" "$tmp/in-code.txt" '^elf: '
+has "an image without section headers is searched whole" "$tmp/no-shdr.txt" \
+	"^elf: $tmp/no-shdr \\(embedded at $at\\): $size bytes, sha256 ${sum:0:16} "
+
 # not objects: a BPF ELF header without a valid object, an x86 ELF file, and
 # nothing when opens do not stop the tracee
 head -c 2000 "$obj" >"$tmp/cut.bpf.o"
