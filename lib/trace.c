@@ -3,10 +3,11 @@
  * trace.c - the trace file: streaming writer, validating reader.
  *
  * The layout is specified in docs/trace-format.md.  The writer encodes one
- * record at a time into a scratch buffer and hands it to write(2) at once,
- * so the file always ends with complete records (or, after a SIGKILL in
- * the middle of a write, with one partial record the reader reports as a
- * truncation).  The reader loads the file into memory and decodes it with a
+ * record at a time into a scratch buffer and hands it to write(2) at once
+ * (or, when asked, gathers whole records in a buffer written out when it
+ * fills or is flushed), so the file always ends with complete records (or,
+ * after a SIGKILL in the middle of a write, with one partial record the
+ * reader reports as a truncation).  The reader loads the file into memory and decodes it with a
  * bounds-checked cursor: no length is used before it is checked against
  * the bytes that are really there.
  */
@@ -119,6 +120,9 @@ struct bpfrr_trace_writer {
 	size_t nr_interned, interned_cap;
 	uint8_t *scratch;	/* attr_exit XOR attr */
 	size_t scratch_cap;
+	/* bpfrr_trace_writer_buffer(): whole records not written yet */
+	uint8_t *out;
+	size_t out_len, out_cap;
 };
 
 /* A string the 2.x writer wrote inline, for later references to it. */
@@ -197,6 +201,68 @@ static int write_all(int fd, struct iovec *iov, int iovcnt)
 	return 0;
 }
 
+/* Write out the buffered records; a failure is sticky. */
+static int flush_out(struct bpfrr_trace_writer *w)
+{
+	struct iovec iov = { w->out, w->out_len };
+	int err;
+
+	if (w->err || !w->out_len)
+		return w->err;
+	err = write_all(w->fd, &iov, 1);
+	if (err)
+		return w->err = err;
+	w->out_len = 0;
+	return 0;
+}
+
+/* One record's pieces: to the file at once, or into the buffer when there is one. */
+static int put_out(struct bpfrr_trace_writer *w, struct iovec *iov, int cnt)
+{
+	size_t total = 0;
+	int i, err;
+
+	if (!w->out_cap)
+		return write_all(w->fd, iov, cnt);
+	for (i = 0; i < cnt; i++)
+		total += iov[i].iov_len;
+	if (total > w->out_cap - w->out_len && (err = flush_out(w)))
+		return err;
+	if (total > w->out_cap)	/* larger than the buffer: written as it is */
+		return write_all(w->fd, iov, cnt);
+	for (i = 0; i < cnt; i++) {
+		memcpy(w->out + w->out_len, iov[i].iov_base, iov[i].iov_len);
+		w->out_len += iov[i].iov_len;
+	}
+	return 0;
+}
+
+int bpfrr_trace_writer_buffer(struct bpfrr_trace_writer *w, size_t size)
+{
+	uint8_t *out;
+
+	if (flush_out(w))
+		return w->err;
+	out = size ? realloc(w->out, size) : NULL;
+	if (size && !out)
+		return -ENOMEM;
+	if (!size)
+		free(w->out);
+	w->out = out;
+	w->out_cap = size;
+	return 0;
+}
+
+int bpfrr_trace_flush(struct bpfrr_trace_writer *w)
+{
+	return flush_out(w);
+}
+
+size_t bpfrr_trace_pending(const struct bpfrr_trace_writer *w)
+{
+	return w->out_len;
+}
+
 static const uint8_t zero_pad[RECORD_ALIGN];
 
 /*
@@ -226,7 +292,7 @@ static int write_record(struct bpfrr_trace_writer *w, const void *tail, size_t t
 		iov[cnt].iov_base = (void *)zero_pad;
 		iov[cnt++].iov_len = (size_t)pad;
 	}
-	err = write_all(w->fd, iov, cnt);
+	err = put_out(w, iov, cnt);
 	if (err) {
 		w->err = err;
 		return err;
@@ -246,6 +312,7 @@ static void writer_free(struct bpfrr_trace_writer *w)
 	bpfrr_u64map_free(&w->interned);
 	free(w->scratch);
 	free(w->slots);
+	free(w->out);
 	bpfrr_buf_free(&w->rec);
 	free(w);
 }
@@ -423,7 +490,7 @@ static int write_record2(struct bpfrr_trace_writer *w, const void *tail, size_t 
 		iov[cnt].iov_base = (void *)tail;
 		iov[cnt++].iov_len = tail_len;
 	}
-	err = write_all(w->fd, iov, cnt);
+	err = put_out(w, iov, cnt);
 	if (err)
 		return w->err = err;
 	w->offset += iov[0].iov_len + w->rec.len + tail_len;
@@ -1182,6 +1249,8 @@ int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_
 	put_u64(w, w->stats.dedup_bytes);
 	err = write_record(w, NULL, 0);
 written:
+	if (!err)
+		err = flush_out(w);
 	/* pipes and ttys cannot be synced; that is not a failure */
 	if (!err && fsync(w->fd) && errno != EINVAL && errno != EROFS)
 		err = -errno;
@@ -1193,6 +1262,7 @@ written:
 
 void bpfrr_trace_abandon(struct bpfrr_trace_writer *w)
 {
+	flush_out(w);	/* what was recorded still reads, as a truncated trace */
 	close(w->fd);
 	writer_free(w);
 }

@@ -412,9 +412,23 @@ int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq
 /* What has been written so far (the counts END will carry). */
 void bpfrr_trace_writer_stats(const struct bpfrr_trace_writer *w, struct bpfrr_rec_end *stats);
 
+/*
+ * By default each record is handed to write(2) as it is made, so the file
+ * always ends with whole records. After bpfrr_trace_writer_buffer(w, size)
+ * (0 or -ENOMEM) records are gathered in a buffer of size bytes instead and
+ * written, whole records at a time, when it fills, by bpfrr_trace_flush() (0
+ * or the sticky -errno) and at close or abandon: the writer's user decides
+ * how far behind the file may be (the recorder: 20 ms of idleness, 64 KiB).
+ * A write error then surfaces at the flush, and every later call returns it.
+ */
+int bpfrr_trace_writer_buffer(struct bpfrr_trace_writer *w, size_t size);
+int bpfrr_trace_flush(struct bpfrr_trace_writer *w);
+/* Bytes gathered and not yet written. */
+size_t bpfrr_trace_pending(const struct bpfrr_trace_writer *w);
+
 /* Writes END (counts filled in by the writer), fsyncs, closes, frees. */
 int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_t end_flags);
-/* Closes and frees without writing END: the file reads as truncated. */
+/* Writes what is buffered, closes and frees without writing END: the file reads as truncated. */
 void bpfrr_trace_abandon(struct bpfrr_trace_writer *w);
 
 /* --- reader -------------------------------------------------------------------- */

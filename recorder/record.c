@@ -353,6 +353,8 @@ int bpfrr_record_main(int argc, char **argv)
 		fprintf(stderr, "bpfrr record: %s: %s\n", opt.output, strerror(errno));
 		goto fail_child;
 	}
+	/* records gathered and written in bursts (record_loop.c, wait_next()); unbuffered if no memory */
+	bpfrr_trace_writer_buffer(s.w, 64 * 1024);
 	rec_symbols_start(&s);
 	if (ptrace(PTRACE_SEIZE, child, 0,
 		   (void *)(long)(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |

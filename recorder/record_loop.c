@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/sched.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -449,6 +450,43 @@ static bool is_stop_signal(int sig)
 	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/* --- waiting ------------------------------------------------------------------------ */
+
+static sigset_t sigchld;
+
+/*
+ * The next stop or end of a tracee, as waitpid(-1, status, __WALL). The
+ * trace's records are gathered in the writer's buffer (64 KiB, set up by
+ * bpfrr record) rather than written one write(2) each, five to ten per
+ * bpf() call: while any are gathered and no tracee has stopped, the tracees
+ * get REC_FLUSH_IDLE_MS to stop again; if none does, the buffer is written
+ * out before the recorder blocks. So a loader that has loaded and now waits
+ * has all of it in the file within that time, and a busy one costs a write
+ * per burst of stops or per 64 KiB. A recorder killed by SIGKILL loses what
+ * was gathered since (its tracees die with it: PTRACE_O_EXITKILL).
+ */
+#define REC_FLUSH_IDLE_MS	20
+
+static pid_t wait_next(struct rec_session *s, int *status)
+{
+	const struct timespec idle = { 0, REC_FLUSH_IDLE_MS * 1000000L };
+	pid_t tid;
+	int err;
+
+	while (bpfrr_trace_pending(s->w)) {
+		tid = waitpid(-1, status, __WALL | WNOHANG);
+		if (tid != 0)
+			return tid;	/* a stop or an end, or -1 (ECHILD when none is left) */
+		if (sigtimedwait(&sigchld, NULL, &idle) < 0 && errno == EAGAIN) {
+			if ((err = bpfrr_trace_flush(s->w)))
+				rec_write_failed(s, err);
+			break;
+		}
+		/* a SIGCHLD (perhaps of a stop already taken), or EINTR: look again */
+	}
+	return waitpid(-1, status, __WALL);
+}
+
 /* --- event handlers -------------------------------------------------------------- */
 
 /*
@@ -802,11 +840,21 @@ int rec_loop_run(struct rec_session *s)
 		return -1;
 	emit_task(s, BPFRR_TASK_START, leader, 0, 0, 0);
 
+	/* SIGCHLD stays pending for wait_next()'s sigtimedwait (no thread takes it) */
+	{
+		struct sigaction old;
+
+		if (!sigaction(SIGCHLD, NULL, &old) && old.sa_handler == SIG_IGN)
+			signal(SIGCHLD, SIG_DFL);	/* ignored, it would never be pending */
+		sigemptyset(&sigchld);
+		sigaddset(&sigchld, SIGCHLD);
+		pthread_sigmask(SIG_BLOCK, &sigchld, NULL);
+	}
 	s->times.loop = rec_now_ns();
 	for (;;) {
 		uint64_t t1;
 		int status;
-		pid_t tid = waitpid(-1, &status, __WALL);
+		pid_t tid = wait_next(s, &status);
 
 		t1 = rec_now_ns();
 

@@ -42,4 +42,33 @@ else
 	fail "strace -f -e trace=bpf opensnoop failed"
 fi
 pass "opensnoop: $(grep -c '^BPF_CALL' "$txt") bpf() calls, $(grep -c '^OBJECT' "$txt") identities"
+
+# The recorder gathers records and writes them in bursts; once the loader has
+# loaded and waits, its whole load is in the file within REC_FLUSH_IDLE_MS
+# (20 ms): a copy taken while opensnoop still runs reads as truncated and has
+# every bpf() call the finished trace has up to its last attachment (its
+# last successful BPF_LINK_CREATE; at SIGINT opensnoop makes one call more).
+"$BPFRR" record -o live.trace -- timeout -s INT 6 opensnoop >live.out 2>live.err &
+rec=$!
+i=0
+while ! grep -q '^PID' live.out 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+cp live.trace live-copy.trace
+wait $rec
+"$TRACECAT" live-copy.trace >live-copy.txt 2>live-copy.err
+rc=$?
+[ "$rc" = 3 ] || fail "the copy of a recording in progress: record_tracecat exited $rc, 3 (truncated) expected: $(cat live-copy.err)"
+"$TRACECAT" live.trace >live.txt 2>live.cat.err || fail "the finished recording does not read: $(cat live.cat.err)"
+last=$(sed -n 's/^BPF_CALL seq=\([0-9]*\) .* cmd=BPF_LINK_CREATE .* ret=[0-9].*/\1/p' live.txt | tail -n 1)
+upto() { awk -v last="${last:-0}" '/^BPF_CALL / { split($2, a, "="); if (a[2] + 0 <= last + 0) n++ } END { print n + 0 }' "$1"; }
+during=$(upto live-copy.txt)
+after=$(upto live.txt)
+if [ -n "$last" ] && [ "$during" -ge 20 ] && [ "$during" = "$after" ]; then
+	pass "a recording in progress: all $during bpf() calls up to the last attachment (#$last) in the file while opensnoop waits"
+else
+	fail "a recording in progress: $during bpf() calls up to the last attachment (#$last) in the file while opensnoop waits, $after in the end"
+fi
 finish

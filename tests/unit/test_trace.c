@@ -649,6 +649,59 @@ START_TEST(records_are_streamed_as_written)
 END_TEST
 
 /*
+ * A buffered writer (the recorder's): nothing past the HEADER reaches the
+ * file until the buffer is flushed or fills; a flush leaves whole records
+ * (the file reads as truncated there), and the closed file is byte for byte
+ * the unbuffered writer's. A buffer smaller than a record still works.
+ */
+START_TEST(buffered_writer_writes_whole_records_when_flushed)
+{
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	size_t len0, len, flushed, want_len, sizes[] = { 65536, 40 };
+	uint8_t *buf, *want;
+	uint32_t types[16];
+	int fd, n;
+	unsigned int i;
+
+	writer_major = (unsigned int)_i;
+	want = sample_file(&want_len, true);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		w = new_writer(&fd);
+		free(file_bytes(fd, &len0));
+		ck_assert_int_eq(bpfrr_trace_writer_buffer(w, sizes[i]), 0);
+		write_sample(w);
+		buf = file_bytes(fd, &len);
+		free(buf);
+		if (sizes[i] == 65536) {
+			ck_assert_uint_eq(len, len0);	/* all of it still in the buffer */
+			ck_assert_uint_gt(bpfrr_trace_pending(w), 0);
+		}
+		ck_assert_int_eq(bpfrr_trace_flush(w), 0);
+		ck_assert_uint_eq(bpfrr_trace_pending(w), 0);
+		buf = file_bytes(fd, &flushed);
+		r = open_bytes(buf, flushed, 0);
+		ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_TRUNCATED);
+		ck_assert_int_eq(n, SAMPLE_RECORDS - 2);
+		bpfrr_trace_reader_close(r);
+		free(buf);
+		ck_assert_int_eq(bpfrr_trace_close(w, 0x100, 0), 0);
+		buf = file_bytes(fd, &len);
+		/* the same bytes as unbuffered up to the END record, whose time differs */
+		ck_assert_uint_gt(len, flushed);
+		ck_assert_uint_gt(want_len, flushed);
+		ck_assert_int_eq(memcmp(buf, want, flushed), 0);
+		r = open_bytes(buf, len, 0);
+		ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_EOF);
+		bpfrr_trace_reader_close(r);
+		free(buf);
+		close(fd);
+	}
+	free(want);
+}
+END_TEST
+
+/*
  * Every prefix of a trace: all records that end inside the prefix are
  * returned, then truncation is reported; nothing crashes (ASan build).
  */
@@ -1411,6 +1464,7 @@ static Suite *trace_suite(void)
 	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 3);
 	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 3);
 	tcase_add_test(tc, writer_errors_are_sticky);
+	tcase_add_loop_test(tc, buffered_writer_writes_whole_records_when_flushed, 1, 3);
 	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 3);
 	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 3);
 	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 3);
