@@ -870,9 +870,8 @@ struct fe_slot_names {
 	struct bpfrr_u64map taken;	/* keyed hash of a slot's name -> the slot */
 	uint32_t upto;			/* slots [0, upto) are in taken */
 	struct bpfrr_u64map prog_by_id;	/* kernel id -> the first named program object */
-	bool progs_indexed;
 	struct bpfrr_u64map prog_any;	/* kernel id -> the first program (aliases resolved) */
-	bool slotted_indexed;
+	bool progs_indexed;
 	bool nomem;			/* an index could not grow: scan instead */
 };
 
@@ -919,6 +918,35 @@ static bool name_taken(const struct fe_trace *t, const struct bpfrr_ir *ir, cons
 	return false;
 }
 
+/* key -> o unless key is there already: the first in the model's order stays */
+static void put_first(struct fe_slot_names *nm, struct bpfrr_u64map *m, uint64_t key, const struct fe_obj *o)
+{
+	if (!bpfrr_u64map_get(m, key, NULL) && bpfrr_u64map_put(m, key, (uint64_t)(uintptr_t)o))
+		nm->nomem = true;
+}
+
+/* The programs by kernel id, named ones and any (aliases resolved), in one walk of the model. */
+static bool index_progs(const struct fe_trace *t)
+{
+	struct fe_slot_names *nm = t->names;
+	struct bpfrr_fdm_obj *b;
+
+	if (!nm || nm->nomem)
+		return false;
+	if (nm->progs_indexed)
+		return true;
+	nm->progs_indexed = true;
+	for (b = bpfrr_fdm_objects(t->fdm); b && !nm->nomem; b = b->next_all) {
+		const struct fe_obj *o = (const struct fe_obj *)b, *c = fe_canon((struct fe_obj *)b);
+
+		if (o->base.kind == BPFRR_OBJ_PROG && o->ident && o->ident->name && o->ident->name[0])
+			put_first(nm, &nm->prog_by_id, o->ident->id, o);
+		if (c->base.kind == BPFRR_OBJ_PROG && c->ident)
+			put_first(nm, &nm->prog_any, c->ident->id, c);
+	}
+	return !nm->nomem;
+}
+
 /*
  * The first program (in the model's order, aliases taken to what they alias)
  * with kernel id id that has a slot, or NULL. The index keeps the first
@@ -927,29 +955,14 @@ static bool name_taken(const struct fe_trace *t, const struct bpfrr_ir *ir, cons
  */
 static const struct fe_obj *prog_by_id(const struct fe_trace *t, uint32_t id)
 {
-	struct fe_slot_names *nm = t->names;
 	struct bpfrr_fdm_obj *b;
 	uint64_t v;
 
-	if (nm && !nm->slotted_indexed && !nm->nomem) {
-		nm->slotted_indexed = true;
-		for (b = bpfrr_fdm_objects(t->fdm); b && !nm->nomem; b = b->next_all) {
-			const struct fe_obj *po = fe_canon((struct fe_obj *)b);
-
-			if (po->base.kind == BPFRR_OBJ_PROG && po->ident &&
-			    !bpfrr_u64map_get(&nm->prog_any, po->ident->id, NULL) &&
-			    bpfrr_u64map_put(&nm->prog_any, po->ident->id, (uint64_t)(uintptr_t)po))
-				nm->nomem = true;
-		}
-	}
-	if (nm && !nm->nomem) {
-		const struct fe_obj *first;
-
-		if (!bpfrr_u64map_get(&nm->prog_any, id, &v))
+	if (index_progs(t)) {
+		if (!bpfrr_u64map_get(&t->names->prog_any, id, &v))
 			return NULL;
-		first = (const struct fe_obj *)(uintptr_t)v;
-		if (first->slot >= 0)
-			return first;
+		if (((const struct fe_obj *)(uintptr_t)v)->slot >= 0)
+			return (const struct fe_obj *)(uintptr_t)v;
 	}
 	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
 		const struct fe_obj *po = fe_canon((struct fe_obj *)b);
@@ -963,23 +976,11 @@ static const struct fe_obj *prog_by_id(const struct fe_trace *t, uint32_t id)
 /* The first program object (in the model's order) with kernel id id and a name, or NULL. */
 static const struct fe_obj *named_prog(const struct fe_trace *t, uint32_t id)
 {
-	struct fe_slot_names *nm = t->names;
 	struct bpfrr_fdm_obj *b;
 	uint64_t v;
 
-	if (nm && !nm->progs_indexed && !nm->nomem) {
-		nm->progs_indexed = true;
-		for (b = bpfrr_fdm_objects(t->fdm); b && !nm->nomem; b = b->next_all) {
-			const struct fe_obj *po = (const struct fe_obj *)b;
-
-			if (po->base.kind == BPFRR_OBJ_PROG && po->ident && po->ident->name && po->ident->name[0] &&
-			    !bpfrr_u64map_get(&nm->prog_by_id, po->ident->id, NULL) &&
-			    bpfrr_u64map_put(&nm->prog_by_id, po->ident->id, (uint64_t)(uintptr_t)po))
-				nm->nomem = true;
-		}
-	}
-	if (nm && !nm->nomem)
-		return bpfrr_u64map_get(&nm->prog_by_id, id, &v) ? (const struct fe_obj *)(uintptr_t)v : NULL;
+	if (index_progs(t))
+		return bpfrr_u64map_get(&t->names->prog_by_id, id, &v) ? (const struct fe_obj *)(uintptr_t)v : NULL;
 	for (b = bpfrr_fdm_objects(t->fdm); b; b = b->next_all) {
 		const struct fe_obj *po = (const struct fe_obj *)b;
 
