@@ -458,28 +458,49 @@ static sigset_t sigchld;
  * The next stop or end of a tracee, as waitpid(-1, status, __WALL). The
  * trace's records are gathered in the writer's buffer (64 KiB, set up by
  * bpfrr record) rather than written one write(2) each, five to ten per
- * bpf() call: while any are gathered and no tracee has stopped, the tracees
- * get REC_FLUSH_IDLE_MS to stop again; if none does, the buffer is written
- * out before the recorder blocks. So a loader that has loaded and now waits
- * has all of it in the file within that time, and a busy one costs a write
- * per burst of stops or per 64 KiB. A recorder killed by SIGKILL loses what
+ * bpf() call, and written out at the latest REC_FLUSH_MS after the first
+ * of them was gathered: at a stop that comes later than that, or, when no
+ * tracee stops in time, before the recorder blocks (sigtimedwait for the
+ * SIGCHLD of a stop). So a loader that has loaded has all of its load in
+ * the file within REC_FLUSH_MS whether it then waits or keeps making calls
+ * the filter stops (opensnoop's own opens), and a busy loader costs a write
+ * per REC_FLUSH_MS or per 64 KiB. A recorder killed by SIGKILL loses what
  * was gathered since (its tracees die with it: PTRACE_O_EXITKILL).
  */
-#define REC_FLUSH_IDLE_MS	20
+#define REC_FLUSH_MS	20
+
+static void flush(struct rec_session *s)
+{
+	int err = bpfrr_trace_flush(s->w);
+
+	if (err)
+		rec_write_failed(s, err);
+	s->pending_since = 0;
+}
 
 static pid_t wait_next(struct rec_session *s, int *status)
 {
-	const struct timespec idle = { 0, REC_FLUSH_IDLE_MS * 1000000L };
+	const uint64_t max_age = REC_FLUSH_MS * 1000000ull;
 	pid_t tid;
-	int err;
 
 	while (bpfrr_trace_pending(s->w)) {
+		uint64_t now = rec_now_ns(), age;
+		struct timespec left;
+
+		if (!s->pending_since)
+			s->pending_since = now;
+		age = now - s->pending_since;
+		if (age >= max_age) {
+			flush(s);
+			break;
+		}
 		tid = waitpid(-1, status, __WALL | WNOHANG);
 		if (tid != 0)
 			return tid;	/* a stop or an end, or -1 (ECHILD when none is left) */
-		if (sigtimedwait(&sigchld, NULL, &idle) < 0 && errno == EAGAIN) {
-			if ((err = bpfrr_trace_flush(s->w)))
-				rec_write_failed(s, err);
+		left.tv_sec = 0;
+		left.tv_nsec = (long)(max_age - age);
+		if (sigtimedwait(&sigchld, NULL, &left) < 0 && errno == EAGAIN) {
+			flush(s);
 			break;
 		}
 		/* a SIGCHLD (perhaps of a stop already taken), or EINTR: look again */
