@@ -60,6 +60,7 @@ struct rec_options {
 	bool identity;			/* query object identities (pidfd_getfd + OBJ_GET_INFO_BY_FD) */
 	bool verbose;			/* one line per recorded call on stderr */
 	bool wait_closes;		/* stop at the exit of closes that cannot fail too */
+	bool name_inline;		/* name the kernel's numbers at the call, not in a thread */
 	char **argv;			/* the command */
 };
 

@@ -765,7 +765,7 @@ static struct rec_namer *namer_get(struct rec_session *s)
 	if (n)
 		return n->started ? n : NULL;
 	/* naming on the main thread, as before: for strace without -f, and for measuring the difference */
-	if (getenv("BPFRR_RECORD_NAME_INLINE"))
+	if (s->opt->name_inline)
 		return NULL;
 	n = s->namer = calloc(1, sizeof(*n));
 	if (!n)
