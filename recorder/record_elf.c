@@ -81,31 +81,52 @@ void rec_elf_free(struct rec_session *s)
 	s->elf = NULL;
 }
 
+/*
+ * The ELF64 header at data into *eh, if it has a table of section headers
+ * that lies within data[0, len); false otherwise (then *eh says nothing).
+ */
+static bool elf64_with_shdrs(const uint8_t *data, size_t len, Elf64_Ehdr *eh)
+{
+	if (len < sizeof(*eh))
+		return false;
+	memcpy(eh, data, sizeof(*eh));
+	return !memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+	       eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shnum && eh->e_shoff <= len &&
+	       (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) <= len - eh->e_shoff;
+}
+
+/* Section header i of an image elf64_with_shdrs() accepted. */
+static Elf64_Shdr elf64_shdr(const uint8_t *data, const Elf64_Ehdr *eh, size_t i)
+{
+	Elf64_Shdr sh;
+
+	memcpy(&sh, data + eh->e_shoff + i * sizeof(sh), sizeof(sh));
+	return sh;
+}
+
+/* Whether section sh's bytes (in the file) lie within data[0, len). */
+static bool section_in(const Elf64_Shdr *sh, size_t len)
+{
+	return sh->sh_offset <= len && sh->sh_size <= len - sh->sh_offset;
+}
+
 size_t rec_elf_extent(const void *data, size_t len)
 {
 	const uint8_t *p = data;
 	Elf64_Ehdr eh;
 	uint64_t end, i;
 
-	if (len < sizeof(eh))
-		return 0;
-	memcpy(&eh, p, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_ident[EI_VERSION] != EV_CURRENT ||
-	    eh.e_machine != EM_BPF || eh.e_type != ET_REL || eh.e_ehsize != sizeof(eh) ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum || eh.e_shstrndx >= eh.e_shnum)
-		return 0;
-	if (eh.e_shoff < sizeof(eh) || eh.e_shoff > len ||
-	    (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > len - eh.e_shoff)
+	if (!elf64_with_shdrs(p, len, &eh) || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_ident[EI_VERSION] != EV_CURRENT || eh.e_machine != EM_BPF || eh.e_type != ET_REL ||
+	    eh.e_ehsize != sizeof(eh) || eh.e_shstrndx >= eh.e_shnum || eh.e_shoff < sizeof(eh))
 		return 0;
 	end = eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr);
 	for (i = 1; i < eh.e_shnum; i++) {
-		Elf64_Shdr sh;
+		Elf64_Shdr sh = elf64_shdr(p, &eh, i);
 
-		memcpy(&sh, p + eh.e_shoff + i * sizeof(sh), sizeof(sh));
 		if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL)
 			continue;
-		if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+		if (!section_in(&sh, len))
 			return 0;	/* not an object that fits in what follows */
 		if (sh.sh_offset + sh.sh_size > end)
 			end = sh.sh_offset + sh.sh_size;
@@ -235,23 +256,17 @@ static bool scan_but_code(struct rec_session *s, struct rec_task *t, const char 
 	size_t i, from;
 	int pass;
 
-	if (len < sizeof(eh))
-		return false;
-	memcpy(&eh, data, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum || eh.e_shoff > len ||
-	    (len - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
+	if (!elf64_with_shdrs(data, len, &eh))
 		return false;
 	/* pass 0 checks that the code sections are in the file and in its order, pass 1 searches */
 	for (pass = 0; pass < 2; pass++) {
 		from = 1;	/* the image's own header is not a BPF object */
 		for (i = 0; i < eh.e_shnum; i++) {
-			Elf64_Shdr sh;
+			Elf64_Shdr sh = elf64_shdr(data, &eh, i);
 
-			memcpy(&sh, data + eh.e_shoff + i * sizeof(sh), sizeof(sh));
 			if (!(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS || !sh.sh_size)
 				continue;
-			if (sh.sh_offset > len || sh.sh_size > len - sh.sh_offset || sh.sh_offset < from)
+			if (!section_in(&sh, len) || sh.sh_offset < from)
 				return false;
 			if (pass)
 				scan_range(s, t, path, data, len, from, sh.sh_offset);
