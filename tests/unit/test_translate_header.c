@@ -423,7 +423,7 @@ static void check_header(const char *trace, const char *caps_name)
 START_TEST(header_matches_the_plan)
 {
 	static const char *const traces[] = { "x86_64-fx_onemap", "x86_64-fx_maps", "x86_64-opensnoop",
-					      "arm64-fx_attach" };
+					      "arm64-fx_attach", "arm64-fx_onemap" };
 	static const char *const caps[] = { "stock-6.12", "patched-6.12", "none" };
 	size_t i, j;
 
