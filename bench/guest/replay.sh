@@ -21,7 +21,8 @@
 # binary costs in this guest). Last, with CAPS (stock or patched: the
 # kernel), N runs in turn of fx_onemap's light skeleton ("lskel") and of the
 # standalone loader `bpfrr translate --format header` made of the committed
-# fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS). With CAPS
+# fx_onemap trace ("header": tests/guest/header/fx_onemap-CAPS), and the load
+# and attach alone as each timed its own ("lskel_load", "header_load"). With CAPS
 # patched, for each name in DIR/sign_cases whose trace was recorded: the
 # bundle translated unsigned (planned at replay) and signed for this kernel
 # (`--sign-key`, a throwaway key whose certificate goes into the session
@@ -101,12 +102,22 @@ if [ -n "$caps" ] && [ -x "$header" ]; then
 	timed header_onemap lskel 0 exit /dev/null /opt/bpfrr/fixtures/fx_onemap_lskel
 	timed header_onemap header 0 exit "$work/header.out" "$header"
 	cp "$work/header.out" "$dir/header_onemap.out"
+	# each also says how long its own load and attach took (load_us= on
+	# stderr): the same comparison without the process's start and report
+	export BPFRR_BENCH_LOAD_US=1
 	rep=1
 	while [ "$rep" -le "$n" ]; do
-		timed header_onemap lskel "$rep" exit /dev/null /opt/bpfrr/fixtures/fx_onemap_lskel
-		timed header_onemap header "$rep" exit /dev/null "$header"
+		for t_which in lskel header; do
+			t_cmd=$header
+			[ $t_which = lskel ] && t_cmd=/opt/bpfrr/fixtures/fx_onemap_lskel
+			timed header_onemap $t_which "$rep" exit /dev/null "$t_cmd" || continue
+			t_us=$(sed -n 's/^load_us=\([0-9]*\)$/\1/p' "$work/err")
+			[ -n "$t_us" ] && echo "header_onemap ${t_which}_load $rep total_us=$t_us ready_us=0" \
+				"sigint=0 status=exit=0 rc=0" >>"$dir/times"
+		done
 		rep=$((rep + 1))
 	done
+	unset BPFRR_BENCH_LOAD_US
 fi
 if [ "$caps" = patched ] && [ -s "$dir/sign_cases" ] && command -v keyctl >/dev/null &&
 	sign_make_key "$work/key" && sign_add_key "$work/key" @s >/dev/null; then

@@ -12,12 +12,17 @@
  * type, sizes, flags and name, BTF size, link type and program) in a table
  * of the layout of `bpfrr replay --verify`, ending with
  * "verify: N checks, M mismatches".  With --hold it then creates
- * READY_FILE and holds the objects until SIGINT or SIGTERM.
+ * READY_FILE and holds the objects until SIGINT or SIGTERM.  With
+ * BPFRR_BENCH_LOAD_US in the environment, the time the load (and attach)
+ * took goes to stderr as "load_us=T", as fixtures/fx_onemap_lskel prints its
+ * own (bench/replay compares the two).
  * Exit status: 0 all equal, 1 the load failed ("load failed: ..."),
  * 2 a mismatch, 3 bad usage.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include HEADER
 
@@ -165,6 +170,7 @@ int main(int argc, char **argv)
 	static char log[1 << 20];
 	const char *ready = NULL;
 	struct loader obj;
+	struct timespec t0, t1;
 	struct sigaction sa;
 	sigset_t mask, old;
 	uint32_t i;
@@ -186,7 +192,9 @@ int main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = loader__load_log(&obj, log, sizeof(log));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (ret) {
 		printf("load failed: %s (%d) at recorded seq %lld\n", strerror(-ret), ret, obj.failed_seq);
 		if (log[0])
@@ -196,6 +204,9 @@ int main(int argc, char **argv)
 				printf("slot %u holds fd %d after the failure\n", i, slot_fd(&obj, i));
 		return 1;
 	}
+	if (getenv("BPFRR_BENCH_LOAD_US"))
+		fprintf(stderr, "load_us=%lld\n",
+			(t1.tv_sec - t0.tv_sec) * 1000000LL + (t1.tv_nsec - t0.tv_nsec) / 1000);
 	printf("loaded: %u objects, %u steps\n", loader__NR_SLOTS, loader__image.nr_steps);
 	for (i = 0; i < loader__NR_SLOTS; i++)
 		verify_slot(&obj, i);
