@@ -540,10 +540,16 @@ static inline int32_t bpfrr_rt_btf_find_func(const uint8_t *data, size_t len, co
 	return bpfrr_rt_btf_find(data, len, name, BTF_KIND_FUNC);
 }
 
-/* The whole file in a malloc'd buffer; 0 or -errno. */
+/*
+ * The whole file in a malloc'd buffer; 0 or -errno.  The buffer starts
+ * small and doubles: most files read here are sysfs lists of a few hundred
+ * bytes (the kernel's kind, its build id), read once per load, where a
+ * first buffer of 1 MiB cost an mmap, an mremap and an munmap each time;
+ * the large ones (vmlinux BTF, kallsyms) grow by mremap.
+ */
 static inline int bpfrr_rt_read_file(const char *path, uint8_t **data, size_t *len)
 {
-	size_t cap = 1u << 20, n = 0;
+	size_t cap = 16u << 10, n = 0;
 	uint8_t *p = malloc(cap), *q;
 	ssize_t got;
 	int fd, ret = 0;
