@@ -302,6 +302,8 @@ static int run_kernel_segment(struct bpfrr_replay *r, const struct bpfrr_plan_se
 	ret = bpfrr_run_syscall_prog(l.insns, l.nr_insns, "bpfrr_loader", l.blob, l.blob_size, ctx,
 				     l.ctx_size, blob_after, &res, err, sizeof(err));
 	r->t_load += res.t_load_ns;
+	r->t_verify += res.verify_ns;
+	r->insns_processed += res.insns_processed;
 	r->t_run += res.t_run_ns;
 	r->nr_loader_runs++;
 	r->loader_insns += l.nr_insns;

@@ -68,6 +68,8 @@ struct bpfrr_replay {
 	uint32_t nr_loader_runs, nr_kernel_calls, nr_user_calls;
 	uint32_t loader_insns, loader_blob, loader_user;	/* summed over runs */
 	uint64_t t_probe, t_plan, t_codegen, t_load, t_run, t_user, t_total;	/* ns */
+	/* of t_load, the verifier's own count (its statistics; 0: none given, a signed load) */
+	uint64_t t_verify, insns_processed;
 };
 
 /* 0 on success; -errno on failure (nothing left open; see r->error). */

@@ -49,9 +49,12 @@ static void plain_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, 
 		ir->nr_calls, r->nr_kernel_calls, r->nr_loader_runs, r->nr_loader_runs == 1 ? "" : "s",
 		r->loader_insns, r->loader_blob, r->loader_user, r->nr_user_calls, ir->nr_drops,
 		(unsigned long long)ir->nr_recorded);
-	fprintf(o->f, "replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f, run %.3f, user %.3f, "
-		"total %.3f\n", ms(r->t_probe), ms(r->t_plan), ms(r->t_codegen), ms(r->t_load), ms(r->t_run),
-		ms(r->t_user), ms(r->t_total));
+	fprintf(o->f, "replay: times (ms): probe %.3f, plan %.3f, codegen %.3f, load %.3f", ms(r->t_probe),
+		ms(r->t_plan), ms(r->t_codegen), ms(r->t_load));
+	if (r->insns_processed)
+		fprintf(o->f, " (verifier %.3f: %llu insns processed)", ms(r->t_verify),
+			(unsigned long long)r->insns_processed);
+	fprintf(o->f, ", run %.3f, user %.3f, total %.3f\n", ms(r->t_run), ms(r->t_user), ms(r->t_total));
 	for (uint32_t i = 0; r->nr_renamed && r->ir && i < r->ir->nr_slots && i < ir->nr_slots; i++)
 		if (r->ir->slots[i].nr_path_subs && strcmp(r->ir->slots[i].path, ir->slots[i].path))
 			fprintf(o->f, "replay: made %s as %s: its name's numbers are this kernel's\n", ir->slots[i].path,
@@ -350,6 +353,7 @@ static void js_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, con
 	json_u64(j, "loader_insns", r->loader_insns);
 	json_u64(j, "loader_blob_bytes", r->loader_blob);
 	json_u64(j, "loader_user_image_bytes", r->loader_user);
+	json_u64(j, "loader_insns_processed", r->insns_processed);
 	json_u64(j, "recorded", ir->nr_recorded);
 	json_u64(j, "dropped", ir->nr_drops);
 	json_u64(j, "renamed_dirs", r->nr_renamed);
@@ -358,6 +362,7 @@ static void js_replay(struct bpfrr_replay_out *o, const struct bpfrr_ir *ir, con
 	json_u64(j, "plan", r->t_plan);
 	json_u64(j, "codegen", r->t_codegen);
 	json_u64(j, "load", r->t_load);
+	json_u64(j, "verifier", r->t_verify);
 	json_u64(j, "run", r->t_run);
 	json_u64(j, "user", r->t_user);
 	json_u64(j, "total", r->t_total);

@@ -26,6 +26,41 @@ uint64_t bpfrr_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * The loader loaded with the verifier's statistics (BPF_LOG_STATS: three
+ * short lines in the log, no per-instruction log, nothing the verifier does
+ * differently): how much of the load phase is verification, and how many
+ * instructions it walked.  Without them (a kernel that refuses the level)
+ * the program is loaded as before; the statistics stay 0.
+ */
+#define STATS_LOG_LEVEL	4	/* BPF_LOG_STATS */
+#define STATS_LOG_SIZE	512
+
+static int prog_load_stats(const struct bpf_insn *insns, uint32_t nr_insns, const char *name, int map_fd,
+			   struct bpfrr_run_result *res)
+{
+	char log[STATS_LOG_SIZE], *p;
+	unsigned long long v;
+	union bpf_attr attr;
+	int fd;
+
+	bpfrr_rt_loader_attr(&attr, insns, nr_insns, name, &map_fd, log, sizeof(log));
+	attr.log_level = STATS_LOG_LEVEL;
+	fd = bpfrr_rt_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd == -EINVAL || fd == -ENOSPC)
+		return bpfrr_rt_prog_load(insns, nr_insns, name, map_fd, NULL, 0);
+	if (fd < 0)
+		return fd;
+	log[sizeof(log) - 1] = '\0';
+	p = strstr(log, "verification time ");
+	if (p && sscanf(p, "verification time %llu usec", &v) == 1)
+		res->verify_ns = v * 1000;
+	p = strstr(log, "processed ");
+	if (p && sscanf(p, "processed %llu insns", &v) == 1 && v <= UINT32_MAX)
+		res->insns_processed = (uint32_t)v;
+	return fd;
+}
+
 int bpfrr_run_syscall_prog(const struct bpf_insn *insns, uint32_t nr_insns, const char *name,
 			   const void *blob, uint32_t blob_size, void *ctx, uint32_t ctx_size,
 			   void *blob_out, struct bpfrr_run_result *res, char *err, size_t err_size)
@@ -42,7 +77,7 @@ int bpfrr_run_syscall_prog(const struct bpf_insn *insns, uint32_t nr_insns, cons
 		snprintf(err, err_size, "creating and filling the %u-byte blob map: %s", blob_size, strerror(-ret));
 		goto out;
 	}
-	prog_fd = bpfrr_rt_prog_load(insns, nr_insns, name, map_fd, NULL, 0);
+	prog_fd = prog_load_stats(insns, nr_insns, name, map_fd, res);
 	if (prog_fd < 0) {
 		char *log = malloc(VERIFIER_LOG_SIZE);
 

@@ -15,6 +15,9 @@ struct bpfrr_run_result {
 	uint32_t retval;	/* the program's return value */
 	uint64_t t_load_ns;	/* blob map + BPF_PROG_LOAD (verification) */
 	uint64_t t_run_ns;	/* BPF_PROG_RUN */
+	/* the verifier's own statistics of the load (log level BPF_LOG_STATS); 0 if it gave none */
+	uint64_t verify_ns;		/* "verification time" */
+	uint32_t insns_processed;	/* "processed N insns" */
 	char *verifier_log;	/* malloc'd, when the kernel refused the program */
 };
 
