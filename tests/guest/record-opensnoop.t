@@ -45,8 +45,9 @@ pass "opensnoop: $(grep -c '^BPF_CALL' "$txt") bpf() calls, $(grep -c '^OBJECT' 
 
 # The recorder gathers records and writes them in bursts, each record within
 # REC_FLUSH_MS (20 ms) of being made, whether the loader then waits or keeps
-# making calls the filter stops (opensnoop's own opens, on the debug kernel): a copy taken while opensnoop still runs reads as truncated and has
-# every bpf() call the finished trace has up to its last attachment (its
+# making calls the filter stops (opensnoop's own opens, on the debug kernel):
+# a copy taken while opensnoop still runs reads as truncated and has every
+# bpf() call the finished trace has up to its last attachment (its
 # last successful BPF_LINK_CREATE; at SIGINT opensnoop makes one call more).
 "$BPFRR" record -o live.trace -- timeout -s INT 6 opensnoop >live.out 2>live.err &
 rec=$!
