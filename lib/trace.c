@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blob_copy.h"
 #include "bpf_abi.h"
 #include "frame.h"
 #include "sha256.h"
@@ -111,8 +112,8 @@ struct bpfrr_trace_writer {
 	/* the one record being encoded: (1.x) its frame header, then its payload */
 	struct bpfrr_buf rec;
 	uint32_t rec_type;
-	unsigned int major;	/* the format written: 1 or 2 */
-	/* 2.x */
+	unsigned int major;	/* the format written: 1, 2 or 3 */
+	/* 2.x and 3.x */
 	uint64_t start_ns;	/* the HEADER's start_monotonic_ns: times are relative to it */
 	uint64_t nr_strs;	/* strings written inline so far: the reader's table */
 	struct bpfrr_u64map interned;	/* keyed hash of a short string -> its index in strs */
@@ -120,6 +121,9 @@ struct bpfrr_trace_writer {
 	size_t nr_interned, interned_cap;
 	uint8_t *scratch;	/* attr_exit XOR attr */
 	size_t scratch_cap;
+	/* 3.x: earlier blobs, for copies, and the bytes copy-form blobs hold */
+	struct bpfrr_copy_index *copies;
+	uint64_t copied_bytes;
 	/* bpfrr_trace_writer_buffer(): whole records not written yet */
 	uint8_t *out;
 	size_t out_len, out_cap;
@@ -135,9 +139,13 @@ struct interned_str {
 #define INTERN_MAX	256
 /* 2.x zero runs: a gap of more zero bytes than this ends a run */
 #define SPARSE_GAP	2
-/* 2.x BLOB forms: 0..15 raw after that many zero bytes, or the data as runs */
+/* 2.x BLOB forms: 0..15 raw after that many zero bytes, or the data as runs;
+ * 3.x also literals and copies of earlier blobs */
 #define BLOB_FORM_RUNS		16
+#define BLOB_FORM_COPIES	17
 #define BLOB_RUNS_EXPAND	16	/* runs hold at most 16 times their record's length */
+/* copy-form blobs hold at most 16 times the file's bytes up to their record's end */
+#define BLOB_COPIES_EXPAND	16
 
 static void put_bytes(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
@@ -311,6 +319,7 @@ static void writer_free(struct bpfrr_trace_writer *w)
 	free(w->strs);
 	bpfrr_u64map_free(&w->interned);
 	free(w->scratch);
+	bpfrr_copy_index_free(w->copies);
 	free(w->slots);
 	free(w->out);
 	bpfrr_buf_free(&w->rec);
@@ -532,6 +541,48 @@ static size_t runs_size(const uint8_t *b, size_t n)
 	return size + bpfrr_varint_encode(enc, count);
 }
 
+static size_t var_size(uint64_t v)
+{
+	uint8_t enc[BPFRR_VARINT_MAX];
+
+	return bpfrr_varint_encode(enc, v);
+}
+
+/* Payload bytes of form 17 for these pieces of blob `id` of len bytes. */
+static size_t copies_size(uint64_t id, size_t len, const struct bpfrr_copy_piece *pieces, size_t nr)
+{
+	size_t size = 1 + var_size(len), i;
+
+	for (i = 0; i < nr; i++) {
+		const struct bpfrr_copy_piece *p = &pieces[i];
+
+		size += var_size(p->lit_len) + p->lit_len;
+		if (p->copy_len)
+			size += var_size(p->copy_len) + var_size(id - p->src_id) + var_size(p->src_off);
+	}
+	return size;
+}
+
+static void put_copies(struct bpfrr_trace_writer *w, uint64_t id, const uint8_t *data, size_t len,
+		       const struct bpfrr_copy_piece *pieces, size_t nr)
+{
+	size_t i;
+
+	put_u8(w, BLOB_FORM_COPIES);
+	put_var(w, len);
+	for (i = 0; i < nr; i++) {
+		const struct bpfrr_copy_piece *p = &pieces[i];
+
+		put_var(w, p->lit_len);
+		put_bytes(w, data + p->lit_off, p->lit_len);
+		if (!p->copy_len)
+			continue;
+		put_var(w, p->copy_len);
+		put_var(w, id - p->src_id);
+		put_var(w, p->src_off);
+	}
+}
+
 /*
  * BLOB: u8 form, then
  *   form 0..15: that many zero bytes, the data, at a file offset that is a
@@ -539,30 +590,62 @@ static size_t runs_size(const uint8_t *b, size_t n)
  *     address);
  *   form 16: varint len, the data as runs, when that is shorter and the data
  *     at most BLOB_RUNS_EXPAND times as long as the record (the reader's
- *     memory stays linear in the file's size).
+ *     memory stays linear in the file's size);
+ *   form 17 (3.x): varint len, then literals and copies of ranges of earlier
+ *     blobs (put_copies()), when that is the shortest and all copy-form blobs
+ *     so far hold at most BLOB_COPIES_EXPAND times the file's bytes.
+ * The shortest form the bounds allow is written.
  */
 static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
-	uint8_t enc[BPFRR_VARINT_MAX];
-	size_t pad, runs = runs_size(data, len), runs_rec;
+	uint64_t id = w->stats.nr_blobs + 1;
+	const struct bpfrr_copy_piece *pieces = NULL;
+	size_t pad, runs_rec, raw_rec, copies_rec = SIZE_MAX, nr = 0;
+	int err;
 
-	runs_rec = 1 + bpfrr_varint_encode(enc, len) + runs;
+	runs_rec = 1 + var_size(len) + runs_size(data, len);
+	if (len > BLOB_RUNS_EXPAND * runs_rec)
+		runs_rec = SIZE_MAX;
 	for (pad = 0; pad < 16; pad++) {
 		uint64_t at = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, 1 + pad + len) + 1 + pad;
 
 		if (at % 8 == 0)
 			break;
 	}
+	raw_rec = 1 + pad + len;
+	if (w->copies) {
+		long copied = bpfrr_copy_index_split(w->copies, data, len, &pieces, &nr);
+
+		if (copied < 0)
+			return (int)copied;
+		if (copied) {
+			size_t size = copies_size(id, len, pieces, nr);
+			uint64_t end = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, size) + size;
+
+			if (w->copied_bytes + len <= BLOB_COPIES_EXPAND * end)
+				copies_rec = size;
+		}
+	}
 	begin_record(w, BPFRR_REC_BLOB);
-	if (runs_rec < 1 + pad + len && len <= BLOB_RUNS_EXPAND * runs_rec) {
+	if (copies_rec < raw_rec && copies_rec < runs_rec) {
+		put_copies(w, id, data, len, pieces, nr);
+		err = write_record2(w, NULL, 0);
+		if (!err)
+			w->copied_bytes += len;
+	} else if (runs_rec < raw_rec) {
 		put_u8(w, BLOB_FORM_RUNS);
 		put_var(w, len);
 		put_runs(w, data, len);
-		return write_record2(w, NULL, 0);
+		err = write_record2(w, NULL, 0);
+	} else {
+		put_u8(w, (uint8_t)pad);
+		put_bytes(w, NULL, pad);
+		err = write_record2(w, data, len);
 	}
-	put_u8(w, (uint8_t)pad);
-	put_bytes(w, NULL, pad);
-	return write_record2(w, data, len);
+	/* a blob not kept (out of memory) is only one later blobs cannot copy from */
+	if (!err && w->copies)
+		(void)bpfrr_copy_index_add(w->copies, id, data, len);
+	return err;
 }
 
 static int write_task2(struct bpfrr_trace_writer *w, const struct bpfrr_rec_task *t)
@@ -797,6 +880,20 @@ static int write_end2(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_
 	return write_record2(w, NULL, 0);
 }
 
+/* The newest minor version of a major this code reads and writes; -1 for a major it does not know. */
+static int newest_minor(unsigned int major)
+{
+	switch (major) {
+	case 1:
+		return BPFRR_TRACE_V1_MINOR;
+	case 2:
+		return BPFRR_TRACE_V2_MINOR;
+	case BPFRR_TRACE_VERSION_MAJOR:
+		return BPFRR_TRACE_VERSION_MINOR;
+	}
+	return -1;
+}
+
 struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
 							 unsigned int major)
 {
@@ -804,7 +901,7 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bp
 	struct iovec iov;
 	int err;
 
-	if (major != 1 && major != 2) {
+	if (newest_minor(major) < 0) {
 		close(fd);
 		errno = EINVAL;
 		return NULL;
@@ -823,9 +920,12 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bp
 		err = -ENOMEM;
 		goto fail;
 	}
+	if (major >= 3 && !(w->copies = bpfrr_copy_index_new())) {
+		err = -ENOMEM;
+		goto fail;
+	}
 
-	bpfrr_frame_put_prefix(&w->rec, BPFRR_TRACE_MAGIC, (uint16_t)major,
-			       major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR);
+	bpfrr_frame_put_prefix(&w->rec, BPFRR_TRACE_MAGIC, (uint16_t)major, (uint16_t)newest_minor(major));
 	if (w->rec.err) {
 		err = w->rec.err;
 		goto fail;
@@ -838,7 +938,7 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bp
 		goto fail;
 	w->offset = PREFIX_SIZE;
 
-	if (major == 2) {
+	if (major >= 2) {
 		err = write_header2(w, hdr);
 		if (err)
 			goto fail;
@@ -946,7 +1046,7 @@ uint64_t bpfrr_trace_put_blob(struct bpfrr_trace_writer *w, const void *data, si
 			;
 	}
 
-	if (w->major == 2) {
+	if (w->major >= 2) {
 		err = put_blob2(w, data, len);
 	} else {
 		begin_record(w, BPFRR_REC_BLOB);
@@ -999,7 +1099,7 @@ static int put_regions(struct bpfrr_trace_writer *w, uint32_t nr, const struct b
 
 int bpfrr_trace_write_task(struct bpfrr_trace_writer *w, const struct bpfrr_rec_task *t)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_task2(w, t);
 	begin_record(w, BPFRR_REC_TASK);
 	put_u32(w, t->event);
@@ -1021,7 +1121,7 @@ int bpfrr_trace_write_bpf_call(struct bpfrr_trace_writer *w, const struct bpfrr_
 
 	if ((c->attr_len && !c->attr) || (c->attr_exit_len && !c->attr_exit))
 		return -EINVAL;
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_bpf_call2(w, c);
 	begin_record(w, BPFRR_REC_BPF_CALL);
 	put_u64(w, c->seq);
@@ -1050,7 +1150,7 @@ int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_r
 {
 	int i, err;
 
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_syscall2(w, s);
 	begin_record(w, BPFRR_REC_SYSCALL);
 	put_u64(w, s->seq);
@@ -1075,7 +1175,7 @@ int bpfrr_trace_write_syscall(struct bpfrr_trace_writer *w, const struct bpfrr_r
 
 int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_rec_fd_event *e)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_fd_event2(w, e);
 	begin_record(w, BPFRR_REC_FD_EVENT);
 	put_u64(w, e->seq);
@@ -1091,7 +1191,7 @@ int bpfrr_trace_write_fd_event(struct bpfrr_trace_writer *w, const struct bpfrr_
 
 int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_rec_object *o)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_object2(w, o);
 	if (o->info_blob > w->stats.nr_blobs)
 		return -EINVAL;
@@ -1124,7 +1224,7 @@ int bpfrr_trace_write_object(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_note *n)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_note2(w, n);
 	begin_record(w, BPFRR_REC_NOTE);
 	put_u64(w, n->seq);
@@ -1136,7 +1236,7 @@ int bpfrr_trace_write_note(struct bpfrr_trace_writer *w, const struct bpfrr_rec_
 
 int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_rec_kernel *k)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_kernel2(w, k);
 	begin_record(w, BPFRR_REC_KERNEL);
 	put_u32(w, k->flags);
@@ -1151,7 +1251,7 @@ int bpfrr_trace_write_kernel(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_rec_symbol *s)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_symbol2(w, s);
 	begin_record(w, BPFRR_REC_SYMBOL);
 	put_u64(w, s->seq);
@@ -1168,7 +1268,7 @@ int bpfrr_trace_write_symbol(struct bpfrr_trace_writer *w, const struct bpfrr_re
 
 int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_elf *e)
 {
-	if (w->major == 2)
+	if (w->major >= 2)
 		return write_elf2(w, e);
 	if (!e->blob || e->blob > w->stats.nr_blobs)
 		return -EINVAL;
@@ -1231,7 +1331,7 @@ int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_
 	int err;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (w->major == 2) {
+	if (w->major >= 2) {
 		err = write_end2(w, exit_status, end_flags, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
 		goto written;
 	}
@@ -1306,9 +1406,10 @@ struct bpfrr_trace_reader {
 	size_t nr_strs, strs_cap;
 	size_t hdr_nr_strs;	/* the HEADER's strings: the table after a rewind */
 	uint64_t start_ns;
-	/* blobs stored as runs, decoded (freed with the reader) */
+	/* blobs stored as runs or copies, decoded (freed with the reader) */
 	uint8_t **owned;
 	size_t nr_owned, owned_cap;
+	uint64_t copied_bytes;	/* 3.x: bytes of the copy-form blobs decoded */
 };
 
 /* Bounds-checked decoding of one payload. */
@@ -2077,6 +2178,106 @@ static void decode_header2(struct cursor *c, struct bpfrr_trace_header *h)
 	h->argv = r->hdr_argv;
 }
 
+/* A blob's decoded bytes, freed with the reader; NULL (error set) without memory. */
+static uint8_t *owned_bytes(struct cursor *c, uint64_t len)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	uint8_t *data, **owned;
+
+	owned = grow(r, r->owned, &r->owned_cap, r->nr_owned + 1, sizeof(*owned));
+	if (!owned) {
+		c->cur.failed = true;
+		return NULL;
+	}
+	r->owned = owned;
+	data = calloc(1, len ? (size_t)len : 1);
+	if (!data) {
+		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+		c->cur.failed = true;
+		return NULL;
+	}
+	r->owned[r->nr_owned++] = data;
+	return data;
+}
+
+/*
+ * BLOB form 17 (3.x): varint len, then until len bytes are made: varint
+ * lit_len and that many bytes; then, if bytes are missing still, varint
+ * copy_len (>= 1), varint back, varint src_off: copy_len bytes of blob
+ * id - back from src_off.  All copy-form blobs up to this record's end hold
+ * at most BLOB_COPIES_EXPAND times the file's bytes to there, so memory and
+ * time stay linear in the file's size.
+ */
+static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	uint64_t len = get_var(c, "len"), made = 0;
+	size_t at, after;
+	uint8_t *data;
+
+	if (c->cur.failed)
+		return false;
+	if (b->id <= r->nr_blobs) {
+		/* seen before a rewind: decoded then */
+		*b = r->blobs[b->id - 1];
+		c->cur.pos = c->cur.len;
+		return true;
+	}
+	if (len > BPFRR_TRACE_MAX_PAYLOAD ||
+	    r->copied_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
+		c->cur.pos = 1;
+		return cur_fail(c, "len", "copies hold more than the format allows for the file");
+	}
+	data = owned_bytes(c, len);
+	if (!data)
+		return false;
+	for (;;) {
+		uint64_t lit, copy, back, off;
+		const struct bpfrr_rec_blob *src;
+		const uint8_t *bytes;
+
+		at = c->cur.pos;
+		lit = get_var(c, "literal");
+		if (c->cur.failed)
+			return false;
+		if (lit > len - made) {
+			c->cur.pos = at;
+			return cur_fail(c, "literal", "past the end of the blob");
+		}
+		bytes = get_bytes(c, (size_t)lit, "literal");
+		if (!bytes)
+			return false;
+		memcpy(data + made, bytes, (size_t)lit);
+		made += lit;
+		if (made == len)
+			break;
+		at = c->cur.pos;
+		copy = get_var(c, "copy");
+		back = get_var(c, "copy");
+		off = get_var(c, "copy");
+		if (c->cur.failed)
+			return false;
+		after = c->cur.pos;
+		c->cur.pos = at;	/* errors point at the copy */
+		if (!copy || copy > len - made)
+			return cur_fail(c, "copy", copy ? "past the end of the blob" : "empty copy");
+		if (!back || back >= b->id)
+			return cur_fail(c, "copy", "names no earlier blob");
+		src = &r->blobs[b->id - back - 1];
+		if (off > src->len || copy > src->len - off)
+			return cur_fail(c, "copy", "past the end of the blob it copies");
+		c->cur.pos = after;
+		memcpy(data + made, src->data + off, (size_t)copy);
+		made += copy;
+		if (made == len)
+			break;
+	}
+	r->copied_bytes += len;
+	b->len = len;
+	b->data = data;
+	return true;
+}
+
 /*
  * BLOB: u8 form; 0..15: that many zero bytes, then the data at a file offset
  * that is a multiple of 8; 16: varint len, the data as runs (copied out,
@@ -2096,7 +2297,7 @@ static void decode_blob2(struct cursor *c, struct bpfrr_rec_blob *b)
 		return;
 	if (form == BLOB_FORM_RUNS) {
 		uint64_t len = get_var(c, "len");
-		uint8_t *data, **owned;
+		uint8_t *data;
 
 		if (c->cur.failed)
 			return;
@@ -2111,30 +2312,26 @@ static void decode_blob2(struct cursor *c, struct bpfrr_rec_blob *b)
 			c->cur.pos = c->cur.len;
 			return;
 		}
-		owned = grow(r, r->owned, &r->owned_cap, r->nr_owned + 1, sizeof(*owned));
-		if (!owned) {
-			c->cur.failed = true;
+		data = owned_bytes(c, len);
+		if (!data)
 			return;
-		}
-		r->owned = owned;
-		data = calloc(1, len ? (size_t)len : 1);
-		if (!data) {
-			set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-			c->cur.failed = true;
-			return;
-		}
-		r->owned[r->nr_owned++] = data;
 		if (!get_runs(c, data, (size_t)len, "data"))
 			return;
 		b->len = len;
 		b->data = data;
+	} else if (form == BLOB_FORM_COPIES && r->major >= 3) {
+		if (!decode_copies(c, b))
+			return;
+		if (b->id <= r->nr_blobs)
+			return;		/* seen before a rewind: decoded then */
 	} else {
 		pad = get_bytes(c, form, "pad");
 		if (c->cur.failed)
 			return;
 		if (form >= 16) {
 			c->cur.pos = 0;
-			cur_fail(c, "form", "neither padding (0 to 15) nor runs (16)");
+			cur_fail(c, "form", r->major >= 3 ? "neither padding (0 to 15), runs (16) nor copies (17)"
+							 : "neither padding (0 to 15) nor runs (16)");
 			return;
 		}
 		for (i = 0; i < form; i++) {
@@ -2559,7 +2756,7 @@ int bpfrr_trace_next(struct bpfrr_trace_reader *r, struct bpfrr_trace_record *re
 
 	if (type == BPFRR_REC_HEADER)
 		return set_error(r, BPFRR_TRACE_CORRUPT, r->pos, "second HEADER record");
-	if (r->major == 2)
+	if (r->major >= 2)
 		decode2(&c, rec);
 	else switch (type) {
 	case BPFRR_REC_BLOB:
@@ -2728,14 +2925,14 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 		return r;
 	}
 	bpfrr_frame_prefix_version(d, &major, &r->minor);
-	if (major != 1 && major != 2) {
+	if (newest_minor(major) < 0) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 8,
-			  "unsupported trace format version %u.%u (this bpfrr reads 1.x and 2.x)",
+			  "unsupported trace format version %u.%u (this bpfrr reads 1.x, 2.x and 3.x)",
 			  major, r->minor);
 		return open_failed(r, err);
 	}
 	r->major = major;
-	r->own_minor = major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR;
+	r->own_minor = (uint16_t)newest_minor(major);
 	r->hdr.version_major = major;
 	r->hdr.version_minor = r->minor;
 
@@ -2756,7 +2953,7 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 	c.cur.p = payload;
 	c.cur.len = length;
 	c.cur.base = (size_t)(payload - r->data);
-	if (major == 2)
+	if (major >= 2)
 		decode_header2(&c, &r->hdr);
 	else
 		decode_header(&c, &r->hdr);

@@ -40,9 +40,10 @@
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
 /* The version the writer writes (docs/trace-format.md, "versioning"). */
-#define BPFRR_TRACE_VERSION_MAJOR	2
-#define BPFRR_TRACE_VERSION_MINOR	2
-/* The newest 1.x: read, and written by bpfrr_trace_create_fd_version(fd, hdr, 1) */
+#define BPFRR_TRACE_VERSION_MAJOR	3
+#define BPFRR_TRACE_VERSION_MINOR	0
+/* The newest 2.x and 1.x: read, and written by bpfrr_trace_create_fd_version() */
+#define BPFRR_TRACE_V2_MINOR		2
 #define BPFRR_TRACE_V1_MINOR		1
 
 /* 2.x: no attr is longer than this (the recorder captures at most 4096 bytes) */
@@ -366,11 +367,12 @@ struct bpfrr_trace_record {
  *
  * Every record is written with write(2) as soon as it is produced; nothing is
  * held back, so a recorder killed with SIGKILL leaves all earlier records
- * readable.  A writer writes format 2.0 unless made with
- * bpfrr_trace_create_fd_version(fd, hdr, 1), which writes 1.1 (the tests of
- * the 1.x reader use it; both encode the same records).  Not thread-safe.
+ * readable.  A writer writes format 3.0 unless made with
+ * bpfrr_trace_create_fd_version(fd, hdr, 1 or 2), which writes 1.1 or 2.2
+ * (the tests of the older readers use it; all encode the same records; 3.0
+ * is 2.2 where a blob may copy ranges of earlier blobs).  Not thread-safe.
  * Functions return 0 or -errno; after an I/O error every later call fails
- * with the same error (in 2.0 also after a record that could not be
+ * with the same error (from 2.0 on also after a record that could not be
  * encoded: its strings were counted in the reader's table already).
  */
 struct bpfrr_trace_writer;
@@ -380,7 +382,7 @@ struct bpfrr_trace_writer;
 struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr);
 /* The same on an open fd (which bpfrr_trace_close() closes). */
 struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trace_header *hdr);
-/* The same in format major.x (1 or 2); EINVAL for another major. */
+/* The same in format major.x (1, 2 or 3); EINVAL for another major. */
 struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
 							 unsigned int major);
 

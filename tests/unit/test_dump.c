@@ -567,15 +567,16 @@ static char *dump_text(const uint8_t *trace, size_t len, const struct bpfrr_dump
 	return out_text;
 }
 
-/* The version the trace writer writes, "2.1" (one digit each). */
+/* The version the trace writer writes, "3.0" (one digit each). */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define WRITTEN_VERSION STR(BPFRR_TRACE_VERSION_MAJOR) "." STR(BPFRR_TRACE_VERSION_MINOR)
 
 /*
- * Trace format 2.0 holds the same records in fewer bytes: every synthetic
- * trace, written in 1.1 and in 2.0, dumps the same in every printer (but for
- * the format named in the first line), and the 2.0 file is smaller.
+ * Trace formats 2.0 and 3.0 hold the same records in fewer bytes: every
+ * synthetic trace, written in 1.1 and in the writer's version, dumps the same
+ * in every printer (but for the format named in the first line), and the
+ * newer file is smaller.
  */
 START_TEST(same_dump_in_both_formats)
 {
@@ -593,12 +594,12 @@ START_TEST(same_dump_in_both_formats)
 
 		synth_major = 1;
 		t1 = synth_bytes_of(writers[k], &len1);
-		synth_major = 2;
+		synth_major = BPFRR_TRACE_VERSION_MAJOR;
 		t2 = synth_bytes_of(writers[k], &len2);
 		synth_major = 1;
 		ck_assert_ptr_nonnull(t1);
 		ck_assert_ptr_nonnull(t2);
-		ck_assert_msg(len2 < len1, "trace %zu: 2.0 %zu bytes, 1.1 %zu", k, len2, len1);
+		ck_assert_msg(len2 < len1, "trace %zu: " WRITTEN_VERSION " %zu bytes, 1.1 %zu", k, len2, len1);
 		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 			int st1, st2;
 			char *a = dump_text(t1, len1, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);
@@ -610,7 +611,8 @@ START_TEST(same_dump_in_both_formats)
 			ck_assert_int_eq(st1, st2);
 			if (strcmp(a, b)) {
 				first_difference(b, a, msg, sizeof(msg));
-				ck_abort_msg("trace %zu, printer %zu: 2.0 dumps differently from 1.1 at %s", k, i, msg);
+				ck_abort_msg("trace %zu, printer %zu: " WRITTEN_VERSION " dumps differently from 1.1 at %s",
+					     k, i, msg);
 			}
 			free(a);
 			free(b);
@@ -621,8 +623,8 @@ START_TEST(same_dump_in_both_formats)
 }
 END_TEST
 
-/* The records of trace bytes written again in format 2.x (END gets the time of the rewrite). */
-static uint8_t *reencode_v2(const uint8_t *t, size_t len, size_t *out_len)
+/* The records of trace bytes written again in format major.x (END gets the time of the rewrite). */
+static uint8_t *reencode(const uint8_t *t, size_t len, unsigned int major, size_t *out_len)
 {
 	struct bpfrr_trace_reader *r = bpfrr_trace_open_mem(t, len, "in.trace", 0, NULL);
 	int fd = memfd_create("v2", 0), err = 0;
@@ -633,7 +635,7 @@ static uint8_t *reencode_v2(const uint8_t *t, size_t len, size_t *out_len)
 
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_ge(fd, 0);
-	w = bpfrr_trace_create_fd_version(dup(fd), bpfrr_trace_header(r), 2);
+	w = bpfrr_trace_create_fd_version(dup(fd), bpfrr_trace_header(r), major);
 	ck_assert_ptr_nonnull(w);
 	while (!err && bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
 		err = bpfrr_trace_write_record(w, &rec);
@@ -666,11 +668,12 @@ static unsigned int trace_major(const uint8_t *t, size_t len)
 }
 
 /*
- * The recorded traces (1.0 and 1.1, as committed) written again in 2.0 hold
- * the same: `dump -v` and `--json` print the same, in under half the bytes
- * (those recorded in 2.0: the same dumps).
+ * The recorded traces (1.0 to 2.2, as committed) written again in the
+ * writer's version hold the same: `dump -v` and `--json` print the same; the
+ * 1.x ones in under half the bytes, and never more than in 2.2 (3.0's blobs
+ * may copy earlier ones).
  */
-START_TEST(recorded_traces_in_format_2)
+START_TEST(recorded_traces_in_the_written_format)
 {
 	const struct bpfrr_dump_opts opts[] = { { .verbose = true }, { .json = true } };
 	char dir[4200];
@@ -685,16 +688,21 @@ START_TEST(recorded_traces_in_format_2)
 		size_t nlen = strlen(de->d_name), len, len2;
 		char path[8400], msg[1200];
 		uint8_t *t, *t2;
+		size_t len_v2;
 
 		if (nlen < 7 || strcmp(de->d_name + nlen - 6, ".trace"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		t = (uint8_t *)read_file(path, &len);
 		ck_assert_ptr_nonnull(t);
-		t2 = reencode_v2(t, len, &len2);
-		/* one recorded in 2.0 already (x86_64-fx_cgroup) has no size to gain, only to dump the same */
+		t2 = reencode(t, len, BPFRR_TRACE_VERSION_MAJOR, &len2);
+		free(reencode(t, len, 2, &len_v2));
+		/* those recorded in 2.x already have less to gain, but must dump the same */
 		if (trace_major(t, len) < 2)
-			ck_assert_msg(len2 * 2 < len, "%s: %zu bytes in 2.0, %zu before", de->d_name, len2, len);
+			ck_assert_msg(len2 * 2 < len, "%s: %zu bytes in " WRITTEN_VERSION ", %zu before",
+				      de->d_name, len2, len);
+		ck_assert_msg(len2 <= len_v2, "%s: %zu bytes in " WRITTEN_VERSION ", %zu in 2.2", de->d_name, len2,
+			      len_v2);
 		for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 			int st1, st2;
 			char *a = dump_text(t, len, &opts[i], &st1), *b = dump_text(t2, len2, &opts[i], &st2);
@@ -706,7 +714,8 @@ START_TEST(recorded_traces_in_format_2)
 			ck_assert_int_eq(st1, st2);
 			if (strcmp(a, b)) {
 				first_difference(b, a, msg, sizeof(msg));
-				ck_abort_msg("%s in 2.0, printer %zu: dumps differently at %s", de->d_name, i, msg);
+				ck_abort_msg("%s in " WRITTEN_VERSION ", printer %zu: dumps differently at %s",
+					     de->d_name, i, msg);
 			}
 			free(a);
 			free(b);
@@ -908,7 +917,7 @@ static Suite *dump_suite(void)
 	tcase_add_test(tc, json_is_valid_and_escaped);
 	tcase_add_test(tc, recorded_traces);
 	tcase_add_test(tc, same_dump_in_both_formats);
-	tcase_add_test(tc, recorded_traces_in_format_2);
+	tcase_add_test(tc, recorded_traces_in_the_written_format);
 	tcase_add_test(tc, perf_attr_bits);
 	tcase_add_test(tc, sys_params);
 	tcase_add_test(tc, printers);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blob_copy.h"
 #include "sha256.h"
 #include "trace.h"
 
@@ -245,7 +246,8 @@ START_TEST(round_trip_every_record_type)
 	h = bpfrr_trace_header(r);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_uint_eq(h->version_major, writer_major);
-	ck_assert_uint_eq(h->version_minor, writer_major == 1 ? BPFRR_TRACE_V1_MINOR : BPFRR_TRACE_VERSION_MINOR);
+	ck_assert_uint_eq(h->version_minor, writer_major == 1 ? BPFRR_TRACE_V1_MINOR :
+					    writer_major == 2 ? BPFRR_TRACE_V2_MINOR : BPFRR_TRACE_VERSION_MINOR);
 	ck_assert_uint_eq(h->arch, 62);
 	ck_assert_uint_eq(h->nr_cpus, 4);
 	ck_assert_uint_eq(h->page_size, 4096);
@@ -419,7 +421,7 @@ START_TEST(round_trip_portable_records)
 		.seq = 9, .kind = BPFRR_SYM_BTF_ID, .flags = BPFRR_SYM_F_VALUE_FDS, .value = 60001, .btf_kind = 4,
 		.name = "bpf_struct_ops_tcp_congestion_ops", .module = "", .nr_value_fds = 3,
 		.value_fds = { 64, 72, 200 } }), 0);
-	if (writer_major == 2)
+	if (writer_major >= 2)
 		ck_assert_int_eq(bpfrr_trace_write_symbol(w, &(struct bpfrr_rec_symbol){
 			.kind = BPFRR_SYM_BTF_ID, .name = "x", .module = "",
 			.nr_value_fds = BPFRR_SYM_VALUE_FDS_MAX + 1 }), -EINVAL);
@@ -461,8 +463,8 @@ START_TEST(round_trip_portable_records)
 	ck_assert_uint_eq(rec.symbol.nr_value_fds, 0);
 	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_RECORD);
 	ck_assert_str_eq(rec.symbol.name, "bpf_struct_ops_tcp_congestion_ops");
-	ck_assert_uint_eq(rec.symbol.flags, writer_major == 2 ? BPFRR_SYM_F_VALUE_FDS : 0);
-	if (writer_major == 2) {
+	ck_assert_uint_eq(rec.symbol.flags, writer_major >= 2 ? BPFRR_SYM_F_VALUE_FDS : 0);
+	if (writer_major >= 2) {
 		ck_assert_uint_eq(rec.symbol.nr_value_fds, 3);
 		ck_assert_uint_eq(rec.symbol.value_fds[0], 64);
 		ck_assert_uint_eq(rec.symbol.value_fds[1], 72);
@@ -854,14 +856,16 @@ START_TEST(bad_magic_and_versions)
 	ck_assert_str_eq(err, "t.trace: offset 0: bad magic: not a bpfrr trace");
 	free(err);
 
-	buf[8] = 3;	/* major 3 (2.x is read since trace format 2.0) */
+	buf[8] = 4;	/* major 4 (3.x is read since trace format 3.0) */
 	buf[10] = 0;
 	err = open_error(buf, len);
-	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 3.0 (this bpfrr reads 1.x and 2.x)");
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 4.0 "
+			      "(this bpfrr reads 1.x, 2.x and 3.x)");
 	free(err);
 	buf[8] = 0;
 	err = open_error(buf, len);
-	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 (this bpfrr reads 1.x and 2.x)");
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 "
+			      "(this bpfrr reads 1.x, 2.x and 3.x)");
 	free(err);
 	free(buf);
 }
@@ -1371,14 +1375,14 @@ START_TEST(v2_newer_minor_versions_are_read)
 	ck_assert_ptr_nonnull(strstr(bpfrr_trace_error(r),
 				     "FD_EVENT record: payload: unexpected bytes after the last field"));
 	bpfrr_trace_reader_close(r);
-	buf[10] = BPFRR_TRACE_VERSION_MINOR + 1;
+	buf[10] = BPFRR_TRACE_V2_MINOR + 1;
 	ck_assert_int_eq(raw_records(buf, len, &hdr, 1), 1);
 	fix_crc2(buf, &hdr);
 	r = open_bytes(buf, len, 0);
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
 		;
 	ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);
-	ck_assert_uint_eq(bpfrr_trace_header(r)->version_minor, BPFRR_TRACE_VERSION_MINOR + 1);
+	ck_assert_uint_eq(bpfrr_trace_header(r)->version_minor, BPFRR_TRACE_V2_MINOR + 1);
 	bpfrr_trace_reader_close(r);
 	free(buf);
 }
@@ -1444,6 +1448,227 @@ START_TEST(v2_rewind_reads_the_same)
 }
 END_TEST
 
+/* xorshift64: test data that no runs encoding shortens */
+static void fill_random(uint8_t *p, size_t n, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		p[i] = (uint8_t)seed;
+	}
+}
+
+/*
+ * The copy index splits a blob into literals and copies that cover it
+ * exactly, each copy equal to the bytes it names; a blob sharing nothing,
+ * or a short one, is not split.
+ */
+START_TEST(copy_index_splits_exactly)
+{
+	static uint8_t a[3000], b[2000], c[5000];
+	struct bpfrr_copy_index *x = bpfrr_copy_index_new();
+	const struct bpfrr_copy_piece *p;
+	const uint8_t *src[3] = { NULL, a, b };
+	size_t nr, at = 0, copied = 0;
+	long n;
+
+	ck_assert_ptr_nonnull(x);
+	fill_random(a, sizeof(a), 1);
+	fill_random(b, sizeof(b), 2);
+	ck_assert_int_eq(bpfrr_copy_index_split(x, a, sizeof(a), &p, &nr), 0);	/* nothing kept yet */
+	ck_assert_int_eq(bpfrr_copy_index_add(x, 1, a, sizeof(a)), 0);
+	ck_assert_int_eq(bpfrr_copy_index_split(x, b, sizeof(b), &p, &nr), 0);	/* nothing shared */
+	ck_assert_int_eq(bpfrr_copy_index_add(x, 2, b, sizeof(b)), 0);
+	ck_assert_int_eq(bpfrr_copy_index_add(x, 2, b, sizeof(b)), -EINVAL);	/* ids increase */
+	ck_assert_int_eq(bpfrr_copy_index_split(x, a, 40, &p, &nr), 0);	/* too short to split */
+	/* c: 7 new bytes, a[100..1100) with a byte changed at 500, 40 new, b[0..2000), a's last 100 */
+	fill_random(c, sizeof(c), 3);
+	memcpy(c + 7, a + 100, 1000);
+	c[7 + 400] ^= 0xff;
+	memcpy(c + 1047, b, 2000);
+	memcpy(c + 3047, a + 2900, 100);
+	n = bpfrr_copy_index_split(x, c, 3147, &p, &nr);
+	ck_assert_int_eq(n, 999 + 2000 + 100);
+	for (size_t i = 0; i < nr; i++) {
+		ck_assert_uint_eq(p[i].lit_off, at);
+		at += p[i].lit_len;
+		if (!p[i].copy_len)
+			continue;
+		ck_assert_uint_ge(p[i].src_id, 1);
+		ck_assert_uint_le(p[i].src_id, 2);
+		ck_assert_uint_le(p[i].src_off + p[i].copy_len, p[i].src_id == 1 ? sizeof(a) : sizeof(b));
+		ck_assert_mem_eq(c + at, src[p[i].src_id] + p[i].src_off, p[i].copy_len);
+		at += p[i].copy_len;
+		copied += p[i].copy_len;
+	}
+	ck_assert_uint_eq(at, 3147);
+	ck_assert_uint_eq(copied, (size_t)n);
+	/* 7 new bytes and a copy, the changed byte and a copy, 40 new and b, a's end */
+	ck_assert_uint_eq(nr, 4);
+	bpfrr_copy_index_free(x);
+}
+END_TEST
+
+/*
+ * Format 3.0: a blob that repeats earlier ones is stored as literals and
+ * copies (form 17), far shorter than in 2.2, and reads back exactly, also
+ * after a rewind; 2.2 has no copies.
+ */
+START_TEST(v3_blobs_copy_earlier_blobs)
+{
+	static uint8_t a[4096], b[4000];
+	size_t len[2];
+	uint8_t *buf[2];
+
+	fill_random(a, sizeof(a), 7);
+	fill_random(b, sizeof(b), 8);
+	memcpy(b + 100, a + 200, 3000);	/* b: 1000 bytes of its own, 3000 of a's */
+	b[1500] ^= 1;
+	for (int v = 0; v < 2; v++) {
+		struct bpfrr_trace_writer *w;
+		int fd;
+
+		writer_major = v ? 3 : 2;
+		w = new_writer(&fd);
+		write_sample(w);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, a, sizeof(a)), 5);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, b, sizeof(b)), 6);
+		ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+		buf[v] = file_bytes(fd, &len[v]);
+		close(fd);
+	}
+	ck_assert_msg(len[1] + 2900 < len[0], "3.0: %zu bytes, 2.2: %zu", len[1], len[0]);
+	for (int v = 0; v < 2; v++) {
+		struct bpfrr_trace_reader *r = open_bytes(buf[v], len[v], 0);
+		struct bpfrr_trace_record rec;
+		const void *first = NULL;
+
+		for (int pass = 0; pass < 2; pass++) {
+			while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+				if (rec.type != BPFRR_REC_BLOB || rec.blob.id != 6)
+					continue;
+				ck_assert_uint_eq(((const uint8_t *)rec.payload)[0], v ? 17 : (unsigned int)((const uint8_t *)rec.payload)[0] % 16);
+				ck_assert_uint_eq(rec.blob.len, sizeof(b));
+				ck_assert_mem_eq(rec.blob.data, b, sizeof(b));
+				if (pass)
+					ck_assert_ptr_eq(rec.blob.data, first);
+				first = rec.blob.data;
+			}
+			ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+			bpfrr_trace_rewind(r);
+		}
+		ck_assert_ptr_nonnull(first);
+		bpfrr_trace_reader_close(r);
+		free(buf[v]);
+	}
+}
+END_TEST
+
+/*
+ * Copies cost a few bytes for any number of bytes: the writer stops using
+ * them when all copy-form blobs would hold more than 16 times the file, so a
+ * reader's memory stays linear; every blob still reads back.
+ */
+START_TEST(v3_writer_keeps_copies_within_the_bound)
+{
+	static uint8_t big[1 << 16];
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	int fd, copies = 0, blobs = 0;
+	uint8_t *buf;
+	size_t len;
+
+	fill_random(big, sizeof(big), 9);
+	writer_major = 3;
+	w = new_writer(&fd);
+	for (int i = 0; i < 64; i++) {
+		big[i] ^= 0x5a;		/* a different blob each time, nearly all a copy */
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, big, sizeof(big)), (uint64_t)i + 1);
+	}
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, &len);
+	close(fd);
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		if (rec.type != BPFRR_REC_BLOB)
+			continue;
+		blobs++;
+		copies += ((const uint8_t *)rec.payload)[0] == 17;
+		ck_assert_uint_eq(rec.blob.len, sizeof(big));
+	}
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+	ck_assert_int_eq(blobs, 64);
+	/* the first is raw; then 16 file sizes of copies, a raw one, ... */
+	ck_assert_int_gt(copies, 32);
+	ck_assert_int_lt(copies, 63);
+	ck_assert_uint_le((uint64_t)copies * sizeof(big), 16 * (uint64_t)len);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+#define ZEROS20 "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+
+/* Form 17's checks; blob 4 (the sample's info) is 40 bytes, the new blob is 5. */
+START_TEST(v3_copy_errors)
+{
+	static const struct {
+		unsigned int major;
+		const char *payload;
+		uint32_t len;
+		const char *want;	/* NULL: valid */
+	} cases[] = {
+		{ 3, "\x11\x05\x00\x05\x01\x00", 6, NULL },
+		{ 3, "\x11\x07\x02xy\x05\x02\x04", 8, NULL },	/* "xy", then "line\n" of blob 3 */
+		/* 2.x has no form 17; nor 3.0 a form 18 (zeros: what a padding would be) */
+		{ 2, "\x11" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15) nor runs (16)" },
+		{ 3, "\x12" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15), runs (16) nor copies (17)" },
+		{ 3, "\x11\x05\x00\x00\x01\x00", 6, "BLOB record: copy: empty copy" },
+		{ 3, "\x11\x05\x00\x06\x01\x00", 6, "BLOB record: copy: past the end of the blob" },
+		{ 3, "\x11\x05\x00\x05\x00\x00", 6, "BLOB record: copy: names no earlier blob" },
+		{ 3, "\x11\x05\x00\x05\x05\x00", 6, "BLOB record: copy: names no earlier blob" },
+		{ 3, "\x11\x05\x00\x05\x01\x24", 6, "BLOB record: copy: past the end of the blob it copies" },
+		{ 3, "\x11\x05\x00\x05\x03\x00", 6, "BLOB record: copy: past the end of the blob it copies" },
+		{ 3, "\x11\x02\x03xyz", 6, "BLOB record: literal: past the end of the blob" },
+		{ 3, "\x11\x05\x01x", 4, "BLOB record: copy: record ends inside it" },
+		{ 3, "\x11\x01\x01x\x00", 5, "BLOB record: payload: unexpected bytes after the last field" },
+		{ 3, "\x11\x80\x80\x01\x00\x80\x80\x01\x01\x00", 10,
+		  "BLOB record: len: copies hold more than the format allows for the file" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_trace_record rec;
+		const struct bpfrr_rec_blob *b;
+		int status;
+		size_t len;
+		uint8_t *buf;
+
+		writer_major = cases[k].major;
+		buf = open_ended_sample(&len);
+		append_record2(buf, &len, BPFRR_REC_BLOB, cases[k].payload, cases[k].len);
+		r = open_bytes(buf, len, 0);
+		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+			;
+		if (cases[k].want) {
+			ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+			ck_assert_msg(strstr(bpfrr_trace_error(r), cases[k].want), "case %zu: %s", k,
+				      bpfrr_trace_error(r));
+		} else {
+			ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);	/* no END */
+			b = bpfrr_trace_blob(r, 5);
+			ck_assert_ptr_nonnull(b);
+			ck_assert_uint_eq(b->len, k ? 7 : 5);
+			ck_assert_mem_eq(b->data, k ? "xyline\n" : "\x42\0\0\0\0", b->len);
+		}
+		bpfrr_trace_reader_close(r);
+		free(buf);
+	}
+}
+END_TEST
+
 static void setup(void)
 {
 	writer_major = 1;
@@ -1457,18 +1682,18 @@ static Suite *trace_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, crc32c_and_sha256_known_values);
-	/* loop tests: _i is the major version written, 1 and 2 */
-	tcase_add_loop_test(tc, round_trip_every_record_type, 1, 3);
-	tcase_add_loop_test(tc, round_trip_portable_records, 1, 3);
+	/* loop tests: _i is the major version written, 1, 2 and 3 */
+	tcase_add_loop_test(tc, round_trip_every_record_type, 1, 4);
+	tcase_add_loop_test(tc, round_trip_portable_records, 1, 4);
 	tcase_add_test(tc, round_trip_through_a_path);
-	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 3);
-	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 3);
+	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 4);
+	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 4);
 	tcase_add_test(tc, writer_errors_are_sticky);
-	tcase_add_loop_test(tc, buffered_writer_writes_whole_records_when_flushed, 1, 3);
-	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 3);
-	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 3);
-	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 3);
-	tcase_add_loop_test(tc, crc_mismatch_names_the_offset, 1, 3);
+	tcase_add_loop_test(tc, buffered_writer_writes_whole_records_when_flushed, 1, 4);
+	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 4);
+	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 4);
+	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 4);
+	tcase_add_loop_test(tc, crc_mismatch_names_the_offset, 1, 4);
 	tcase_add_test(tc, bad_magic_and_versions);
 	tcase_add_test(tc, newer_minor_versions_are_read);
 	tcase_add_test(tc, structural_errors);
@@ -1478,6 +1703,10 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, v2_structural_errors);
 	tcase_add_test(tc, v2_newer_minor_versions_are_read);
 	tcase_add_test(tc, v2_rewind_reads_the_same);
+	tcase_add_test(tc, copy_index_splits_exactly);
+	tcase_add_test(tc, v3_blobs_copy_earlier_blobs);
+	tcase_add_test(tc, v3_writer_keeps_copies_within_the_bound);
+	tcase_add_test(tc, v3_copy_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
