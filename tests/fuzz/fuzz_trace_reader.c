@@ -135,7 +135,8 @@ static void write_seed(const char *dir, const char *name, unsigned int major, in
 	char path[4096];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/synth-%s%s.trace", dir, name, major == 2 ? "-v2" : "");
+	snprintf(path, sizeof(path), "%s/synth-%s%s.trace", dir, name,
+		 major == 3 ? "-v3" : major == 2 ? "-v2" : "");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	synth_major = major;
 	if (fd < 0 || fn(fd)) {
@@ -144,12 +145,40 @@ static void write_seed(const char *dir, const char *name, unsigned int major, in
 	}
 }
 
-/* The synthetic traces in trace format 1.1 and in 2.0 (what the recorder writes). */
+/*
+ * Blobs that repeat each other (3.0's copy form, BLOB form 17): one of 600
+ * bytes, then three that copy parts of it and of each other.
+ */
+static int copies_trace(int fd)
+{
+	struct bpfrr_trace_header h = { .arch = 62, .nr_cpus = 1, .page_size = 4096, .arch_name = "x86_64" };
+	struct bpfrr_trace_writer *w = bpfrr_trace_create_fd_version(fd, &h, 3);
+	uint8_t a[600], b[700];
+	uint32_t x = 1;
+
+	if (!w)
+		return -1;
+	for (size_t i = 0; i < sizeof(a); i++) {
+		x = x * 1103515245 + 12345;
+		a[i] = (uint8_t)(x >> 16);
+	}
+	memcpy(b, a + 50, 500);
+	memset(b + 500, 0x5a, 200);
+	bpfrr_trace_put_blob(w, a, sizeof(a));
+	bpfrr_trace_put_blob(w, b, sizeof(b));
+	b[10] ^= 1;
+	bpfrr_trace_put_blob(w, b, sizeof(b));
+	bpfrr_trace_put_blob(w, b + 1, 300);
+	return bpfrr_trace_close(w, 0, 0);
+}
+
+/* The synthetic traces in trace formats 1.1, 2.2 and 3.0 (what the recorder writes). */
 static void write_seeds(const char *dir)
 {
 	unsigned int major;
 
-	for (major = 1; major <= 2; major++) {
+	write_seed(dir, "copies", 3, copies_trace);
+	for (major = 1; major <= 3; major++) {
 		write_seed(dir, "kprobe", major, synth_kprobe_trace_whole);
 		write_seed(dir, "kprobe-truncated", major, synth_kprobe_trace_cut);
 		/* a light skeleton: the loader program decoder behind dump */
