@@ -4,7 +4,8 @@
  *
  *   trace_stats sizes TRACE
  *   trace_stats durations TRACE [SEQ...]
- *   trace_stats reencode TRACE OUT
+ *   trace_stats reencode TRACE OUT [MAJOR]
+ *   trace_stats blobs TRACE
  *
  * sizes prints one line of key=value words:
  *
@@ -35,14 +36,20 @@
  * less than D when calls of several threads overlapped), N the calls summed,
  * M the listed seqs not in the trace or that never returned.
  *
- * reencode writes TRACE's records again, in the format this bpfrr writes, to
- * OUT (the END record gets the time of the rewrite): the same recording in
- * the current format, to compare sizes with traces recorded before it.
+ * blobs prints a line per blob: its id, length, the bytes its record takes
+ * in the file (framing included), its form (2.x and later: 0-15 raw, 16
+ * runs, 17 copies) and what refers to it first (a region's path, "elf" or
+ * "object"), then totals per form: where a trace's blob bytes go.
+ *
+ * reencode writes TRACE's records again, in the format this bpfrr writes (or
+ * in MAJOR.x: 1, 2 or 3), to OUT (the END record gets the time of the
+ * rewrite): the same recording in another format, to compare sizes.
  *
  * Exit status 0; 2 for a bad command line or a trace that does not read to
  * its END record (the error is printed).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,7 +75,8 @@ struct blob_use {
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: " ME " sizes TRACE | " ME " durations TRACE [SEQ...] | " ME " reencode TRACE OUT\n");
+	fprintf(stderr, "usage: " ME " sizes TRACE | " ME " durations TRACE [SEQ...] | " ME " blobs TRACE | "
+		ME " reencode TRACE OUT [MAJOR]\n");
 	exit(2);
 }
 
@@ -114,11 +122,12 @@ static uint64_t regions_bytes(const struct bpfrr_trace_region *g, uint32_t n,
 	return sum;
 }
 
-static int cmd_reencode(const char *path, const char *out)
+static int cmd_reencode(const char *path, const char *out, unsigned int major)
 {
 	struct bpfrr_trace_reader *r = open_trace(path);
 	const struct bpfrr_trace_header *h = bpfrr_trace_header(r);
-	struct bpfrr_trace_writer *w = bpfrr_trace_create(out, h);
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct bpfrr_trace_writer *w = fd < 0 ? NULL : bpfrr_trace_create_fd_version(fd, h, major);
 	struct bpfrr_trace_record rec;
 	int status, err = 0;
 
@@ -339,14 +348,110 @@ static int cmd_durations(const char *path, int nr_seqs, char **seq_args)
 	return 0;
 }
 
+struct blob_line {
+	uint64_t len, rec_bytes;
+	int form;		/* -1: a 1.x file */
+	const char *use;	/* first reference; points into the reader */
+};
+
+static int cmd_blobs(const char *path)
+{
+	struct bpfrr_trace_reader *r = open_trace(path);
+	uint64_t nr = 0, cap = 0, i, prev_off = 0, form_rec[3] = { 0 }, form_len[3] = { 0 }, form_nr[3] = { 0 };
+	struct blob_line *b = NULL, *open_rec = NULL;
+	struct bpfrr_trace_record rec;
+	struct stat st;
+	int status;
+
+	if (stat(path, &st)) {
+		fprintf(stderr, ME ": %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
+		const struct bpfrr_trace_region *g = NULL;
+		uint32_t ng = 0, k;
+
+		if (open_rec)
+			open_rec->rec_bytes = rec.offset - prev_off;
+		open_rec = NULL;
+		prev_off = rec.offset;
+		switch (rec.type) {
+		case BPFRR_REC_BLOB:
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 64;
+				b = realloc(b, cap * sizeof(*b));
+				if (!b) {
+					fprintf(stderr, ME ": out of memory\n");
+					return 2;
+				}
+			}
+			b[nr] = (struct blob_line){ .len = rec.blob.len, .use = "-",
+				.form = bpfrr_trace_header(r)->version_major >= 2 ? ((const uint8_t *)rec.payload)[0] : -1 };
+			open_rec = &b[nr++];
+			break;
+		case BPFRR_REC_BPF_CALL:
+			g = rec.bpf_call.regions;
+			ng = rec.bpf_call.nr_regions;
+			break;
+		case BPFRR_REC_SYSCALL:
+			g = rec.syscall.regions;
+			ng = rec.syscall.nr_regions;
+			break;
+		case BPFRR_REC_OBJECT:
+			if (rec.object.info_blob && rec.object.info_blob <= nr && !strcmp(b[rec.object.info_blob - 1].use, "-"))
+				b[rec.object.info_blob - 1].use = "object";
+			break;
+		case BPFRR_REC_ELF:
+			if (rec.elf.blob && rec.elf.blob <= nr && !strcmp(b[rec.elf.blob - 1].use, "-"))
+				b[rec.elf.blob - 1].use = "elf";
+			break;
+		default:
+			break;
+		}
+		for (k = 0; k < ng; k++)
+			if (g[k].blob && g[k].blob <= nr && !strcmp(b[g[k].blob - 1].use, "-"))
+				b[g[k].blob - 1].use = g[k].path && *g[k].path ? g[k].path : "region";
+	}
+	check_end(r, status);
+	if (open_rec)
+		open_rec->rec_bytes = (uint64_t)st.st_size - prev_off;
+	printf("id len rec_bytes form use\n");
+	for (i = 0; i < nr; i++) {
+		int f = b[i].form < 16 ? 0 : b[i].form - 15;
+
+		printf("%llu %llu %llu %d %s\n", (unsigned long long)(i + 1), (unsigned long long)b[i].len,
+		       (unsigned long long)b[i].rec_bytes, b[i].form, b[i].use);
+		if (f > 2)
+			continue;
+		form_nr[f]++;
+		form_len[f] += b[i].len;
+		form_rec[f] += b[i].rec_bytes;
+	}
+	for (i = 0; i < 3; i++)
+		printf("total %s: %llu blobs, %llu bytes in %llu\n", i == 0 ? "raw" : i == 1 ? "runs" : "copies",
+		       (unsigned long long)form_nr[i], (unsigned long long)form_len[i],
+		       (unsigned long long)form_rec[i]);
+	free(b);
+	bpfrr_trace_reader_close(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
 		die_usage();
 	if (!strcmp(argv[1], "sizes") && argc == 3)
 		return cmd_sizes(argv[2]);
-	if (!strcmp(argv[1], "reencode") && argc == 4)
-		return cmd_reencode(argv[2], argv[3]);
+	if (!strcmp(argv[1], "blobs") && argc == 3)
+		return cmd_blobs(argv[2]);
+	if (!strcmp(argv[1], "reencode") && (argc == 4 || argc == 5)) {
+		char *end;
+		unsigned long major = argc == 5 ? strtoul(argv[4], &end, 10) : BPFRR_TRACE_VERSION_MAJOR;
+
+		if (argc == 5 && (*end || end == argv[4]))
+			die_usage();
+		return cmd_reencode(argv[2], argv[3], (unsigned int)major);
+	}
 	if (!strcmp(argv[1], "durations"))
 		return cmd_durations(argv[2], argc - 3, argv + 3);
 	die_usage();
