@@ -974,13 +974,24 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 	return bpfrr_trace_create_fd_version(fd, hdr, BPFRR_TRACE_VERSION_MAJOR);
 }
 
-struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr)
+struct bpfrr_trace_writer *bpfrr_trace_create_version(const char *path, const struct bpfrr_trace_header *hdr,
+						      unsigned int major)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd;
 
+	if (newest_minor(major) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return NULL;
-	return bpfrr_trace_create_fd(fd, hdr);
+	return bpfrr_trace_create_fd_version(fd, hdr, major);
+}
+
+struct bpfrr_trace_writer *bpfrr_trace_create(const char *path, const struct bpfrr_trace_header *hdr)
+{
+	return bpfrr_trace_create_version(path, hdr, BPFRR_TRACE_VERSION_MAJOR);
 }
 
 static size_t slot_index(const struct bpfrr_trace_writer *w, const uint8_t *sha)

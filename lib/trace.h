@@ -385,6 +385,8 @@ struct bpfrr_trace_writer *bpfrr_trace_create_fd(int fd, const struct bpfrr_trac
 /* The same in format major.x (1, 2 or 3); EINVAL for another major. */
 struct bpfrr_trace_writer *bpfrr_trace_create_fd_version(int fd, const struct bpfrr_trace_header *hdr,
 							 unsigned int major);
+struct bpfrr_trace_writer *bpfrr_trace_create_version(const char *path, const struct bpfrr_trace_header *hdr,
+						      unsigned int major);
 
 /* Stores len bytes (unless identical bytes were stored already) and returns
  * the blob id to put into records; 0 with errno set on failure.  len 0 is a

@@ -184,7 +184,7 @@ static struct bpfrr_trace_writer *open_trace(const struct rec_options *opt, pid_
 	hdr.recorder_version = "bpfrr " BPFRR_VERSION;
 	hdr.argc = argc;
 	hdr.argv = (const char *const *)opt->argv;
-	return bpfrr_trace_create(opt->output, &hdr);
+	return bpfrr_trace_create_version(opt->output, &hdr, opt->trace_major);
 }
 
 /*
@@ -272,9 +272,11 @@ int bpfrr_record_main(int argc, char **argv)
 		/* the recorder's changes turned off, as bench/record-ab's baselines:
 		 * every close stopped at its exit too (before trace format 2.2), and the
 		 * kernel's numbers named at the call, on this thread (also for strace
-		 * without -f) */
+		 * without -f); trace format 2.2, without blob copies (also for a
+		 * reader of an older bpfrr) */
 		.wait_closes = getenv("BPFRR_RECORD_WAIT_CLOSES") != NULL,
 		.name_inline = getenv("BPFRR_RECORD_NAME_INLINE") != NULL,
+		.trace_major = getenv("BPFRR_RECORD_TRACE_V2") ? 2 : BPFRR_TRACE_VERSION_MAJOR,
 	};
 	struct rec_session s;
 	bool print_filter = false, summary = false;

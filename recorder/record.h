@@ -61,6 +61,7 @@ struct rec_options {
 	bool verbose;			/* one line per recorded call on stderr */
 	bool wait_closes;		/* stop at the exit of closes that cannot fail too */
 	bool name_inline;		/* name the kernel's numbers at the call, not in a thread */
+	unsigned int trace_major;	/* the trace format written: 3, or 2 (no blob copies) */
 	char **argv;			/* the command */
 };
 
