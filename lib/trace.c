@@ -527,25 +527,25 @@ static int write_header2(struct bpfrr_trace_writer *w, const struct bpfrr_trace_
 	return write_record2(w, NULL, 0);
 }
 
-/* Bytes of the runs encoding of b[0..n) (put_runs() without the writing). */
-static size_t runs_size(const uint8_t *b, size_t n)
-{
-	uint8_t enc[BPFRR_VARINT_MAX];
-	size_t pos = 0, start, end, size = 0, count = 0;
-
-	while (next_run(b, n, pos, &start, &end)) {
-		size += bpfrr_varint_encode(enc, start - pos) + bpfrr_varint_encode(enc, end - start) + end - start;
-		count++;
-		pos = end;
-	}
-	return size + bpfrr_varint_encode(enc, count);
-}
-
+/* Bytes of v as a varint. */
 static size_t var_size(uint64_t v)
 {
 	uint8_t enc[BPFRR_VARINT_MAX];
 
 	return bpfrr_varint_encode(enc, v);
+}
+
+/* Bytes of the runs encoding of b[0..n) (put_runs() without the writing). */
+static size_t runs_size(const uint8_t *b, size_t n)
+{
+	size_t pos = 0, start, end, size = 0, count = 0;
+
+	while (next_run(b, n, pos, &start, &end)) {
+		size += var_size(start - pos) + var_size(end - start) + end - start;
+		count++;
+		pos = end;
+	}
+	return size + var_size(count);
 }
 
 /* Payload bytes of form 17 for these pieces of blob `id` of len bytes. */
