@@ -90,10 +90,12 @@ static int size_slots(struct bpfrr_copy_index *x, size_t hist_len)
 		bits++;
 	if (x->slots && bits == x->slot_bits)
 		return 0;
-	slots = calloc((size_t)1 << bits, sizeof(*slots));
+	/* grown in place: the pages of the smaller table are used again (page
+	 * faults are much of this index's cost in a TCG guest) */
+	slots = realloc(x->slots, ((size_t)1 << bits) * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	free(x->slots);
+	memset(slots, 0, ((size_t)1 << bits) * sizeof(*slots));
 	x->slots = slots;
 	x->slot_bits = bits;
 	for (i = 0; i < x->nr_kept; i++)	/* doubling: linear over all the adds */
