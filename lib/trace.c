@@ -614,11 +614,10 @@ static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 	}
 	raw_rec = 1 + pad + len;
 	if (w->copies) {
+		/* out of memory (< 0): the blob goes in another form */
 		long copied = bpfrr_copy_index_split(w->copies, data, len, &pieces, &nr);
 
-		if (copied < 0)
-			return (int)copied;
-		if (copied) {
+		if (copied > 0) {
 			size_t size = copies_size(id, len, pieces, nr);
 			uint64_t end = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, size) + size;
 
