@@ -127,6 +127,7 @@ struct bpfrr_trace_writer {
 	/* bpfrr_trace_writer_buffer(): whole records not written yet */
 	uint8_t *out;
 	size_t out_len, out_cap;
+	uint64_t out_writes;	/* times the buffer was written out */
 };
 
 /* A string the 2.x writer wrote inline, for later references to it. */
@@ -221,6 +222,7 @@ static int flush_out(struct bpfrr_trace_writer *w)
 	if (err)
 		return w->err = err;
 	w->out_len = 0;
+	w->out_writes++;
 	return 0;
 }
 
@@ -269,6 +271,11 @@ int bpfrr_trace_flush(struct bpfrr_trace_writer *w)
 size_t bpfrr_trace_pending(const struct bpfrr_trace_writer *w)
 {
 	return w->out_len;
+}
+
+uint64_t bpfrr_trace_buffer_writes(const struct bpfrr_trace_writer *w)
+{
+	return w->out_writes;
 }
 
 static const uint8_t zero_pad[RECORD_ALIGN];

@@ -429,6 +429,9 @@ int bpfrr_trace_writer_buffer(struct bpfrr_trace_writer *w, size_t size);
 int bpfrr_trace_flush(struct bpfrr_trace_writer *w);
 /* Bytes gathered and not yet written. */
 size_t bpfrr_trace_pending(const struct bpfrr_trace_writer *w);
+/* How many times the buffer was written out so far (by a flush, or when full):
+ * a user that times how long records wait sees the writer's own writes. */
+uint64_t bpfrr_trace_buffer_writes(const struct bpfrr_trace_writer *w);
 
 /* Writes END (counts filled in by the writer), fsyncs, closes, frees. */
 int bpfrr_trace_close(struct bpfrr_trace_writer *w, int32_t exit_status, uint32_t end_flags);

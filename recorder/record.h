@@ -234,6 +234,7 @@ struct rec_session {
 	bool leader_done;
 	bool refused;			/* a non-native tracee was killed */
 	uint64_t pending_since;		/* when records were first gathered unwritten (0: none) */
+	uint64_t pending_writes;	/* the writer's buffer writes then (it writes when full) */
 	bool killed_all;		/* after a write error: every tracee was killed */
 	unsigned int nr_cpus;
 	uint32_t kprobe_type, uprobe_type;	/* dynamic PMU types, or -1 */

@@ -487,8 +487,12 @@ static pid_t wait_next(struct rec_session *s, int *status)
 		uint64_t now = rec_now_ns(), age;
 		struct timespec left;
 
-		if (!s->pending_since)
+		/* the first records seen waiting, or the writer wrote its full buffer
+		 * since (what waits now was gathered after that) */
+		if (!s->pending_since || s->pending_writes != bpfrr_trace_buffer_writes(s->w)) {
 			s->pending_since = now;
+			s->pending_writes = bpfrr_trace_buffer_writes(s->w);
+		}
 		age = now - s->pending_since;
 		if (age >= max_age) {
 			flush(s);

@@ -661,6 +661,7 @@ START_TEST(buffered_writer_writes_whole_records_when_flushed)
 	struct bpfrr_trace_writer *w;
 	struct bpfrr_trace_reader *r;
 	size_t len0, len, flushed, want_len, sizes[] = { 65536, 40 };
+	uint64_t writes;
 	uint8_t *buf, *want;
 	uint32_t types[16];
 	int fd, n;
@@ -678,9 +679,22 @@ START_TEST(buffered_writer_writes_whole_records_when_flushed)
 		if (sizes[i] == 65536) {
 			ck_assert_uint_eq(len, len0);	/* all of it still in the buffer */
 			ck_assert_uint_gt(bpfrr_trace_pending(w), 0);
+			ck_assert_uint_eq(bpfrr_trace_buffer_writes(w), 0);
+		} else {
+			/* 40 bytes: records that do not fit went out as they are, and
+			 * (2.x's smaller ones) the writer wrote its full buffer by itself,
+			 * and says so */
+			ck_assert_uint_gt(len, len0);
+			if (writer_major >= 2)
+				ck_assert_uint_gt(bpfrr_trace_buffer_writes(w), 0);
 		}
+		/* a flush is counted when it writes something */
+		writes = bpfrr_trace_buffer_writes(w) + (bpfrr_trace_pending(w) > 0);
 		ck_assert_int_eq(bpfrr_trace_flush(w), 0);
 		ck_assert_uint_eq(bpfrr_trace_pending(w), 0);
+		ck_assert_uint_eq(bpfrr_trace_buffer_writes(w), writes);
+		ck_assert_int_eq(bpfrr_trace_flush(w), 0);
+		ck_assert_uint_eq(bpfrr_trace_buffer_writes(w), writes);
 		buf = file_bytes(fd, &flushed);
 		r = open_bytes(buf, flushed, 0);
 		ck_assert_int_eq(read_all(r, types, 16, &n), BPFRR_TRACE_TRUNCATED);
