@@ -98,6 +98,32 @@ static struct bpfrr_trace_reader *open_trace(const char *path)
 	return r;
 }
 
+/* Room for one more element in *arr of *cap (doubling), or exit 2. */
+static void *grow_or_die(void *arr, uint64_t nr, uint64_t *cap, size_t elem)
+{
+	if (nr < *cap)
+		return arr;
+	*cap = *cap ? 2 * *cap : 64;
+	arr = realloc(arr, *cap * elem);
+	if (!arr) {
+		fprintf(stderr, ME ": out of memory\n");
+		exit(2);
+	}
+	return arr;
+}
+
+/* The trace's size in bytes (the end of its last record), or exit 2. */
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		fprintf(stderr, ME ": %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	return (uint64_t)st.st_size;
+}
+
 /* A status other than a clean END is an error here: sizes of half a trace mislead. */
 static void check_end(struct bpfrr_trace_reader *r, int st)
 {
@@ -156,14 +182,9 @@ static int cmd_sizes(const char *path)
 	uint64_t nr_use = 0, cap_use = 0, i;
 	struct bpfrr_trace_record rec;
 	struct sizes s = { 0 };
-	uint64_t *counter = NULL, counted_from = 0;
-	struct stat st;
+	uint64_t *counter = NULL, counted_from = 0, size = file_size(path);
 	int status;
 
-	if (stat(path, &st)) {
-		fprintf(stderr, ME ": %s: %s\n", path, strerror(errno));
-		return 2;
-	}
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
 		/* a record's bytes (framing, padding) run to the next one: counted then */
 		if (counter)
@@ -177,14 +198,7 @@ static int cmd_sizes(const char *path)
 			s.stored += rec.blob.len;
 			s.blobs++;
 			/* ids are 1, 2, 3, ... in file order (the reader checks) */
-			if (nr_use == cap_use) {
-				cap_use = cap_use ? 2 * cap_use : 64;
-				use = realloc(use, cap_use * sizeof(*use));
-				if (!use) {
-					fprintf(stderr, ME ": out of memory\n");
-					return 2;
-				}
-			}
+			use = grow_or_die(use, nr_use, &cap_use, sizeof(*use));
 			use[nr_use++] = (struct blob_use){ .len = rec.blob.len };
 			break;
 		case BPFRR_REC_BPF_CALL:
@@ -214,7 +228,7 @@ static int cmd_sizes(const char *path)
 	}
 	check_end(r, status);
 	if (counter)
-		*counter += (uint64_t)st.st_size - counted_from;
+		*counter += size - counted_from;
 	for (i = 0; i < nr_use; i++) {
 		if (use[i].by_object && !use[i].by_region)
 			s.identity += use[i].len;
@@ -223,7 +237,7 @@ static int cmd_sizes(const char *path)
 	}
 	printf("file=%lld attr=%llu buffers=%llu captured=%llu stored=%llu identity=%llu "
 	       "blob_rec=%llu call_rec=%llu other_rec=%llu bpf_calls=%llu syscalls=%llu blobs=%llu elf=%llu\n",
-	       (long long)st.st_size, (unsigned long long)s.attr, (unsigned long long)s.buffers,
+	       (long long)size, (unsigned long long)s.attr, (unsigned long long)s.buffers,
 	       (unsigned long long)(s.attr + s.buffers), (unsigned long long)s.stored,
 	       (unsigned long long)s.identity, (unsigned long long)s.blob_rec,
 	       (unsigned long long)s.call_rec, (unsigned long long)s.other_rec,
@@ -267,7 +281,7 @@ static uint64_t union_ns(struct interval *iv, size_t n)
 static int cmd_durations(const char *path, int nr_seqs, char **seq_args)
 {
 	struct interval *iv = NULL;
-	size_t nr_iv = 0, cap_iv = 0;
+	uint64_t nr_iv = 0, cap_iv = 0;
 	struct bpfrr_trace_reader *r;
 	uint64_t *seqs = calloc(nr_seqs ? nr_seqs : 1, sizeof(*seqs));
 	bool *found = calloc(nr_seqs ? nr_seqs : 1, sizeof(*found));
@@ -325,14 +339,7 @@ static int cmd_durations(const char *path, int nr_seqs, char **seq_args)
 		}
 		sum_ns += t_exit - t_enter;
 		calls++;
-		if (nr_iv == cap_iv) {
-			cap_iv = cap_iv ? 2 * cap_iv : 64;
-			iv = realloc(iv, cap_iv * sizeof(*iv));
-			if (!iv) {
-				fprintf(stderr, ME ": out of memory\n");
-				return 2;
-			}
-		}
+		iv = grow_or_die(iv, nr_iv, &cap_iv, sizeof(*iv));
 		iv[nr_iv++] = (struct interval){ t_enter, t_exit };
 	}
 	check_end(r, status);
@@ -360,13 +367,9 @@ static int cmd_blobs(const char *path)
 	uint64_t nr = 0, cap = 0, i, prev_off = 0, form_rec[3] = { 0 }, form_len[3] = { 0 }, form_nr[3] = { 0 };
 	struct blob_line *b = NULL, *open_rec = NULL;
 	struct bpfrr_trace_record rec;
-	struct stat st;
+	uint64_t size = file_size(path);
 	int status;
 
-	if (stat(path, &st)) {
-		fprintf(stderr, ME ": %s: %s\n", path, strerror(errno));
-		return 2;
-	}
 	while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
 		const struct bpfrr_trace_region *g = NULL;
 		uint32_t ng = 0, k;
@@ -377,14 +380,7 @@ static int cmd_blobs(const char *path)
 		prev_off = rec.offset;
 		switch (rec.type) {
 		case BPFRR_REC_BLOB:
-			if (nr == cap) {
-				cap = cap ? 2 * cap : 64;
-				b = realloc(b, cap * sizeof(*b));
-				if (!b) {
-					fprintf(stderr, ME ": out of memory\n");
-					return 2;
-				}
-			}
+			b = grow_or_die(b, nr, &cap, sizeof(*b));
 			b[nr] = (struct blob_line){ .len = rec.blob.len, .use = "-",
 				.form = bpfrr_trace_header(r)->version_major >= 2 ? ((const uint8_t *)rec.payload)[0] : -1 };
 			open_rec = &b[nr++];
@@ -414,7 +410,7 @@ static int cmd_blobs(const char *path)
 	}
 	check_end(r, status);
 	if (open_rec)
-		open_rec->rec_bytes = (uint64_t)st.st_size - prev_off;
+		open_rec->rec_bytes = size - prev_off;
 	printf("id len rec_bytes form use\n");
 	for (i = 0; i < nr; i++) {
 		int f = b[i].form < 16 ? 0 : b[i].form - 15;

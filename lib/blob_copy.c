@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "blob_copy.h"
+#include "grow.h"
 
 #define SLOT_BITS_MIN	12
 #define SLOT_BITS_MAX	20	/* 4 MiB of slots */
@@ -27,11 +28,12 @@ struct bpfrr_copy_index {
 	uint8_t *hist;
 	size_t hist_len, hist_cap;
 	struct kept_blob *kept;
-	size_t nr_kept, kept_cap;
+	size_t nr_kept;
+	uint32_t kept_cap;
 	uint32_t *slots;	/* hist offset + 1 of a window with this hash; 0: none */
 	unsigned int slot_bits;
 	struct bpfrr_copy_piece *pieces;
-	size_t pieces_cap;
+	uint32_t pieces_cap;
 };
 
 static inline uint64_t load64(const uint8_t *p)
@@ -126,16 +128,9 @@ int bpfrr_copy_index_add(struct bpfrr_copy_index *x, uint64_t id, const void *da
 		x->hist = hist;
 		x->hist_cap = cap;
 	}
-	if (x->nr_kept == x->kept_cap) {
-		size_t cap = x->kept_cap ? x->kept_cap * 2 : 16;
-
-		k = realloc(x->kept, cap * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		x->kept = k;
-		x->kept_cap = cap;
-	}
-	err = size_slots(x, x->hist_len + len);
+	err = bpfrr_grow((void **)&x->kept, &x->kept_cap, (uint32_t)x->nr_kept + 1, sizeof(*x->kept));
+	if (!err)
+		err = size_slots(x, x->hist_len + len);
 	if (err)
 		return err;
 	k = &x->kept[x->nr_kept++];
@@ -193,15 +188,9 @@ static size_t copy_cost(size_t len, size_t src_off)
 
 static struct bpfrr_copy_piece *add_piece(struct bpfrr_copy_index *x, size_t *nr)
 {
-	if (*nr == x->pieces_cap) {
-		size_t cap = x->pieces_cap ? x->pieces_cap * 2 : 32;
-		struct bpfrr_copy_piece *p = realloc(x->pieces, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		x->pieces = p;
-		x->pieces_cap = cap;
-	}
+	if (*nr >= UINT32_MAX ||
+	    bpfrr_grow((void **)&x->pieces, &x->pieces_cap, (uint32_t)*nr + 1, sizeof(*x->pieces)))
+		return NULL;
 	return memset(&x->pieces[(*nr)++], 0, sizeof(x->pieces[0]));
 }
 
