@@ -203,6 +203,7 @@ struct rec_task {
 	bool group_stopped;		/* in a group-stop we answered with PTRACE_LISTEN */
 	struct rec_call *call;		/* the call between its entry and exit stops */
 	bool exe_unscanned;		/* its image not yet scanned for embedded BPF objects */
+	char *exe_path;			/* that image's path, read for its exec record (or NULL) */
 	bool last_entry_bpf;		/* its last seccomp stop was a bpf() call (--summary's times) */
 	struct rec_task *hnext;
 };

@@ -314,7 +314,9 @@ void rec_elf_exe(struct rec_session *s, struct rec_task *t)
 		return;
 	}
 	close(fd);
-	path = rec_proc_exe(t->tid);
+	/* its path as the exec record read it (a child that has not exec'd: read now) */
+	path = t->exe_path ? t->exe_path : rec_proc_exe(t->tid);
+	t->exe_path = NULL;
 	/* the whole image but its own header when its sections cannot say where code is */
 	if (!scan_but_code(s, t, path ? path : where, data, len))
 		scan_range(s, t, path ? path : where, data, len, 1, len);

@@ -97,6 +97,7 @@ static void task_del(struct rec_session *s, struct rec_task *t)
 	rec_mem_forget(t->tid);
 	rec_call_free(t->call);
 	rec_fdtab_put(t->fdtab);
+	free(t->exe_path);
 	free(t);
 }
 
@@ -338,7 +339,13 @@ static void emit_task(struct rec_session *s, uint32_t event, struct rec_task *t,
 	if (err)
 		rec_write_failed(s, err);
 	rec_free_argv(argv);
-	free(exe);
+	if (event == BPFRR_TASK_EXEC) {
+		/* the scan of the new image for skeletons names it again */
+		free(t->exe_path);
+		t->exe_path = exe;
+	} else {
+		free(exe);
+	}
 }
 
 /* --- registers ------------------------------------------------------------------ */
@@ -532,6 +539,8 @@ static void scan_exe(struct rec_session *s, struct rec_task *t)
 	t0 = rec_now_ns();
 	rec_elf_exe(s, t);
 	s->times.scan += rec_now_ns() - t0;
+	free(t->exe_path);	/* when the scan stopped early (an image seen before) */
+	t->exe_path = NULL;
 }
 
 static void on_seccomp(struct rec_session *s, struct rec_task *t)
