@@ -151,26 +151,20 @@ static uint64_t regions_bytes(const struct bpfrr_trace_region *g, uint32_t n,
 static int cmd_reencode(const char *path, const char *out, unsigned int major)
 {
 	struct bpfrr_trace_reader *r = open_trace(path);
-	const struct bpfrr_trace_header *h = bpfrr_trace_header(r);
-	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	struct bpfrr_trace_writer *w = fd < 0 ? NULL : bpfrr_trace_create_fd_version(fd, h, major);
 	struct bpfrr_trace_record rec;
-	int status, err = 0;
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), err;
 
-	if (!w) {
+	if (fd < 0) {
 		fprintf(stderr, ME ": %s: %s\n", out, strerror(errno));
 		return 2;
 	}
-	while (!err && (status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD) {
-		err = bpfrr_trace_write_record(w, &rec);
-		if (rec.type == BPFRR_REC_END)
-			w = NULL;
-	}
+	err = bpfrr_trace_copy(r, fd, major);
+	if (err == -ENODATA)
+		check_end(r, bpfrr_trace_next(r, &rec));	/* the reader's error, exit 2 */
 	if (err) {
 		fprintf(stderr, ME ": %s: %s\n", out, strerror(-err));
 		return 2;
 	}
-	check_end(r, status);
 	bpfrr_trace_reader_close(r);
 	return 0;
 }

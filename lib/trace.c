@@ -1384,6 +1384,29 @@ void bpfrr_trace_abandon(struct bpfrr_trace_writer *w)
 	writer_free(w);
 }
 
+int bpfrr_trace_copy(struct bpfrr_trace_reader *r, int fd, unsigned int major)
+{
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_record rec;
+	int err = 0;
+
+	if (!bpfrr_trace_header(r)) {
+		close(fd);
+		return -ENODATA;
+	}
+	w = bpfrr_trace_create_fd_version(fd, bpfrr_trace_header(r), major);	/* closes fd on failure */
+	if (!w)
+		return -errno;
+	bpfrr_trace_rewind(r);
+	while (!err && bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		err = bpfrr_trace_write_record(w, &rec);
+		if (rec.type == BPFRR_REC_END)
+			return err;	/* the writer is closed */
+	}
+	bpfrr_trace_abandon(w);
+	return err ? err : -ENODATA;
+}
+
 /* --- reader ---------------------------------------------------------------------- */
 
 struct bpfrr_trace_reader {

@@ -409,6 +409,16 @@ int bpfrr_trace_write_elf(struct bpfrr_trace_writer *w, const struct bpfrr_rec_e
  * use @w after it), a record type this writer does not know is -EINVAL.
  */
 int bpfrr_trace_write_record(struct bpfrr_trace_writer *w, const struct bpfrr_trace_record *rec);
+struct bpfrr_trace_reader;
+/*
+ * r's records from its start written again, in format major.x, to fd (which
+ * this closes): the same recording in another format (END gets the time of
+ * the rewrite).  0 when every record through END was written; -errno when
+ * the writer failed (-EINVAL: a record it refuses, see above); -ENODATA
+ * when r stopped before its END (bpfrr_trace_error() says why).  Short of 0,
+ * fd holds what was written, which reads as a truncated trace.
+ */
+int bpfrr_trace_copy(struct bpfrr_trace_reader *r, int fd, unsigned int major);
 /* printf-style NOTE */
 int bpfrr_trace_notef(struct bpfrr_trace_writer *w, uint32_t level, uint64_t seq, uint32_t tid,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -104,8 +104,7 @@ static size_t touch(struct bpfrr_trace_reader *r, const struct bpfrr_trace_recor
  */
 static void round_trip(struct bpfrr_trace_reader *r)
 {
-	int fd = memfd_create("round-trip", 0), err = 0;
-	struct bpfrr_trace_writer *w;
+	int fd = memfd_create("round-trip", 0);
 	struct bpfrr_trace_reader *r2;
 	struct bpfrr_trace_record rec;
 	struct stat st;
@@ -113,18 +112,7 @@ static void round_trip(struct bpfrr_trace_reader *r)
 
 	if (fd < 0)
 		return;
-	w = bpfrr_trace_create_fd_version(dup(fd), bpfrr_trace_header(r), BPFRR_TRACE_VERSION_MAJOR);
-	bpfrr_trace_rewind(r);
-	while (w && !err && bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
-		err = bpfrr_trace_write_record(w, &rec);
-		if (rec.type == BPFRR_REC_END)
-			w = NULL;	/* closed by writing END */
-	}
-	if (w) {
-		bpfrr_trace_abandon(w);
-		err = -1;
-	}
-	if (err || fstat(fd, &st) || !st.st_size) {
+	if (bpfrr_trace_copy(r, dup(fd), BPFRR_TRACE_VERSION_MAJOR) || fstat(fd, &st) || !st.st_size) {
 		close(fd);
 		return;
 	}

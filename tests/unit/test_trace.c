@@ -1683,6 +1683,56 @@ START_TEST(v3_copy_errors)
 }
 END_TEST
 
+/*
+ * bpfrr_trace_copy(): a whole trace comes out whole in another format, one
+ * cut short says so (-ENODATA) and leaves what it copied reading as
+ * truncated, and a format this bpfrr does not write is -EINVAL.
+ */
+START_TEST(copy_rewrites_a_trace_in_another_format)
+{
+	struct bpfrr_trace_reader *r, *r2;
+	uint8_t *in, *out;
+	uint32_t types[16];
+	size_t len, out_len;
+	int fd, n;
+
+	writer_major = 1;
+	in = sample_file(&len, true);
+	for (unsigned int major = 1; major <= BPFRR_TRACE_VERSION_MAJOR; major++) {
+		r = open_bytes(in, len, 0);
+		fd = memfd_create("copy", 0);
+		ck_assert_int_eq(bpfrr_trace_copy(r, dup(fd), major), 0);
+		out = file_bytes(fd, &out_len);
+		close(fd);
+		r2 = open_bytes(out, out_len, 0);
+		ck_assert_uint_eq(bpfrr_trace_header(r2)->version_major, major);
+		ck_assert_int_eq(read_all(r2, types, 16, &n), BPFRR_TRACE_EOF);
+		ck_assert_int_eq(n, SAMPLE_RECORDS - 1);
+		bpfrr_trace_reader_close(r2);
+		bpfrr_trace_reader_close(r);
+		free(out);
+	}
+	r = open_bytes(in, len, 0);
+	ck_assert_int_eq(bpfrr_trace_copy(r, memfd_create("copy", 0), 4), -EINVAL);
+	bpfrr_trace_reader_close(r);
+	free(in);
+
+	in = sample_file(&len, false);	/* no END */
+	r = open_bytes(in, len, 0);
+	fd = memfd_create("copy", 0);
+	ck_assert_int_eq(bpfrr_trace_copy(r, dup(fd), BPFRR_TRACE_VERSION_MAJOR), -ENODATA);
+	out = file_bytes(fd, &out_len);
+	close(fd);
+	r2 = open_bytes(out, out_len, 0);
+	ck_assert_int_eq(read_all(r2, types, 16, &n), BPFRR_TRACE_TRUNCATED);
+	ck_assert_int_eq(n, SAMPLE_RECORDS - 2);
+	bpfrr_trace_reader_close(r2);
+	bpfrr_trace_reader_close(r);
+	free(out);
+	free(in);
+}
+END_TEST
+
 static void setup(void)
 {
 	writer_major = 1;
@@ -1717,6 +1767,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, v2_structural_errors);
 	tcase_add_test(tc, v2_newer_minor_versions_are_read);
 	tcase_add_test(tc, v2_rewind_reads_the_same);
+	tcase_add_test(tc, copy_rewrites_a_trace_in_another_format);
 	tcase_add_test(tc, copy_index_splits_exactly);
 	tcase_add_test(tc, v3_blobs_copy_earlier_blobs);
 	tcase_add_test(tc, v3_writer_keeps_copies_within_the_bound);
