@@ -30,6 +30,8 @@
 #include "trace.h"
 #include "u64map.h"
 
+#include <zlib.h>
+
 /* The framing (prefix, frame header, CRC, padding) is frame.h's. */
 #define PREFIX_SIZE	BPFRR_FRAME_PREFIX_SIZE
 #define FRAME_SIZE	BPFRR_FRAME_HEADER_SIZE
@@ -112,7 +114,7 @@ struct bpfrr_trace_writer {
 	/* the one record being encoded: (1.x) its frame header, then its payload */
 	struct bpfrr_buf rec;
 	uint32_t rec_type;
-	unsigned int major;	/* the format written: 1, 2 or 3 */
+	unsigned int major;	/* the format written: 1 to 4 */
 	/* 2.x and 3.x */
 	uint64_t start_ns;	/* the HEADER's start_monotonic_ns: times are relative to it */
 	uint64_t nr_strs;	/* strings written inline so far: the reader's table */
@@ -121,9 +123,13 @@ struct bpfrr_trace_writer {
 	size_t nr_interned, interned_cap;
 	uint8_t *scratch;	/* attr_exit XOR attr */
 	size_t scratch_cap;
-	/* 3.x: earlier blobs, for copies, and the bytes copy-form blobs hold */
+	/* 3.x: earlier blobs, for copies; the bytes copy-form (and 4.x deflate-form) blobs hold */
 	struct bpfrr_copy_index *copies;
-	uint64_t copied_bytes;
+	uint64_t expanded_bytes;
+	/* 4.x: the deflate form's compressor, made at the first blob it is tried on */
+	z_stream *zs;
+	uint8_t *zbuf;
+	size_t zbuf_cap;
 	/* bpfrr_trace_writer_buffer(): whole records not written yet */
 	uint8_t *out;
 	size_t out_len, out_cap;
@@ -144,9 +150,18 @@ struct interned_str {
  * 3.x also literals and copies of earlier blobs */
 #define BLOB_FORM_RUNS		16
 #define BLOB_FORM_COPIES	17
+#define BLOB_FORM_DEFLATE	18	/* 4.x */
 #define BLOB_RUNS_EXPAND	16	/* runs hold at most 16 times their record's length */
-/* copy-form blobs hold at most 16 times the file's bytes up to their record's end */
+/* copy-form and deflate-form blobs hold at most 16 times the file's bytes up to their record's end */
 #define BLOB_COPIES_EXPAND	16
+/*
+ * 4.x: deflate is tried on a blob only when its shortest other form still
+ * takes this many bytes (what is left then is mostly the bytes of an ELF
+ * object no later call repeats, or the first of a loader's large buffers),
+ * and at zlib's fastest level: the recorder deflates at the loader's stops.
+ */
+#define DEFLATE_MIN		256
+#define DEFLATE_LEVEL		1
 
 static void put_bytes(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
@@ -327,6 +342,11 @@ static void writer_free(struct bpfrr_trace_writer *w)
 	bpfrr_u64map_free(&w->interned);
 	free(w->scratch);
 	bpfrr_copy_index_free(w->copies);
+	if (w->zs) {
+		deflateEnd(w->zs);
+		free(w->zs);
+	}
+	free(w->zbuf);
 	free(w->slots);
 	free(w->out);
 	bpfrr_buf_free(&w->rec);
@@ -591,6 +611,48 @@ static void put_copies(struct bpfrr_trace_writer *w, uint64_t id, const uint8_t 
 }
 
 /*
+ * Deflate data into w->zbuf (raw deflate, no zlib header: the record's CRC
+ * protects it); its length, or 0 if it did not work (out of memory: the
+ * blob goes in another form).
+ */
+static size_t deflate_blob(struct bpfrr_trace_writer *w, const uint8_t *data, size_t len)
+{
+	uLong bound;
+
+	if (len > UINT32_MAX)
+		return 0;
+	if (!w->zs) {
+		w->zs = calloc(1, sizeof(*w->zs));
+		if (!w->zs)
+			return 0;
+		/* window and memory levels as zlib's defaults; raw: windowBits < 0 */
+		if (deflateInit2(w->zs, DEFLATE_LEVEL, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+			free(w->zs);
+			w->zs = NULL;
+			return 0;
+		}
+	} else if (deflateReset(w->zs) != Z_OK) {
+		return 0;
+	}
+	bound = deflateBound(w->zs, (uLong)len);
+	if (bound > w->zbuf_cap) {
+		uint8_t *p = realloc(w->zbuf, bound);
+
+		if (!p)
+			return 0;
+		w->zbuf = p;
+		w->zbuf_cap = bound;
+	}
+	w->zs->next_in = (Bytef *)data;
+	w->zs->avail_in = (uInt)len;
+	w->zs->next_out = w->zbuf;
+	w->zs->avail_out = (uInt)bound;
+	if (deflate(w->zs, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	return (size_t)w->zs->total_out;
+}
+
+/*
  * BLOB: u8 form, then
  *   form 0..15: that many zero bytes, the data, at a file offset that is a
  *     multiple of 8 (aligned in a reader that holds the file at an aligned
@@ -598,16 +660,19 @@ static void put_copies(struct bpfrr_trace_writer *w, uint64_t id, const uint8_t 
  *   form 16: varint len, the data as runs, when that is shorter and the data
  *     at most BLOB_RUNS_EXPAND times as long as the record (the reader's
  *     memory stays linear in the file's size);
- *   form 17 (3.x): varint len, then literals and copies of ranges of earlier
- *     blobs (put_copies()), when that is the shortest and all copy-form blobs
- *     so far hold at most BLOB_COPIES_EXPAND times the file's bytes.
+ *   form 17 (3.x and later): varint len, then literals and copies of ranges
+ *     of earlier blobs (put_copies());
+ *   form 18 (4.x): varint len, then the data as a raw deflate stream, when
+ *     the shortest other form still takes DEFLATE_MIN bytes or more;
+ *   17 and 18 only while all blobs of either form so far hold at most
+ *   BLOB_COPIES_EXPAND times the file's bytes.
  * The shortest form the bounds allow is written.
  */
 static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
 	uint64_t id = w->stats.nr_blobs + 1;
 	const struct bpfrr_copy_piece *pieces = NULL;
-	size_t pad, runs_rec, raw_rec, copies_rec = SIZE_MAX, nr = 0;
+	size_t pad, runs_rec, raw_rec, copies_rec = SIZE_MAX, deflate_rec = SIZE_MAX, zlen = 0, best, nr = 0;
 	int err;
 
 	runs_rec = 1 + var_size(len) + runs_size(data, len);
@@ -628,16 +693,32 @@ static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 			size_t size = copies_size(id, len, pieces, nr);
 			uint64_t end = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, size) + size;
 
-			if (w->copied_bytes + len <= BLOB_COPIES_EXPAND * end)
+			if (w->expanded_bytes + len <= BLOB_COPIES_EXPAND * end)
 				copies_rec = size;
 		}
 	}
+	best = raw_rec < runs_rec ? raw_rec : runs_rec;
+	best = copies_rec < best ? copies_rec : best;
+	if (w->major >= 4 && best >= DEFLATE_MIN && (zlen = deflate_blob(w, data, len))) {
+		size_t size = 1 + var_size(len) + zlen;
+		uint64_t end = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, size) + size;
+
+		if (w->expanded_bytes + len <= BLOB_COPIES_EXPAND * end)
+			deflate_rec = size;
+	}
 	begin_record(w, BPFRR_REC_BLOB);
-	if (copies_rec < raw_rec && copies_rec < runs_rec) {
+	if (deflate_rec < best) {
+		put_u8(w, BLOB_FORM_DEFLATE);
+		put_var(w, len);
+		put_bytes(w, w->zbuf, zlen);
+		err = write_record2(w, NULL, 0);
+		if (!err)
+			w->expanded_bytes += len;
+	} else if (copies_rec < raw_rec && copies_rec < runs_rec) {
 		put_copies(w, id, data, len, pieces, nr);
 		err = write_record2(w, NULL, 0);
 		if (!err)
-			w->copied_bytes += len;
+			w->expanded_bytes += len;
 	} else if (runs_rec < raw_rec) {
 		put_u8(w, BLOB_FORM_RUNS);
 		put_var(w, len);
@@ -894,6 +975,8 @@ static int newest_minor(unsigned int major)
 		return BPFRR_TRACE_V1_MINOR;
 	case 2:
 		return BPFRR_TRACE_V2_MINOR;
+	case 3:
+		return BPFRR_TRACE_V3_MINOR;
 	case BPFRR_TRACE_VERSION_MAJOR:
 		return BPFRR_TRACE_VERSION_MINOR;
 	}
@@ -1449,7 +1532,8 @@ struct bpfrr_trace_reader {
 	/* blobs stored as runs or copies, decoded (freed with the reader) */
 	uint8_t **owned;
 	size_t nr_owned, owned_cap;
-	uint64_t copied_bytes;	/* 3.x: bytes of the copy-form blobs decoded */
+	uint64_t expanded_bytes;	/* bytes of the copy-form (3.x) and deflate-form (4.x) blobs decoded */
+	z_stream *zs;		/* 4.x: the deflate form's decompressor, made at its first blob */
 };
 
 /* Bounds-checked decoding of one payload. */
@@ -2264,7 +2348,7 @@ static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
 		return true;
 	}
 	if (len > BPFRR_TRACE_MAX_PAYLOAD ||
-	    r->copied_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
+	    r->expanded_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
 		c->cur.pos = 1;
 		return cur_fail(c, "len", "copies hold more than the format allows for the file");
 	}
@@ -2312,7 +2396,78 @@ static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
 		if (made == len)
 			break;
 	}
-	r->copied_bytes += len;
+	r->expanded_bytes += len;
+	b->len = len;
+	b->data = data;
+	return true;
+}
+
+/*
+ * BLOB form 18 (4.x): varint len, then the rest of the record is one raw
+ * deflate stream of exactly len bytes.  The bound of the copy form counts
+ * these bytes too: inflating does work linear in what it makes, and all of
+ * it is at most BLOB_COPIES_EXPAND times the file's bytes to this record.
+ */
+static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
+{
+	struct bpfrr_trace_reader *r = c->r;
+	uint64_t len = get_var(c, "len");
+	size_t at = c->cur.pos;
+	uint8_t *data;
+	int zret;
+
+	if (c->cur.failed)
+		return false;
+	if (b->id <= r->nr_blobs) {
+		/* seen before a rewind: decoded then */
+		*b = r->blobs[b->id - 1];
+		c->cur.pos = c->cur.len;
+		return true;
+	}
+	if (len > BPFRR_TRACE_MAX_PAYLOAD ||
+	    r->expanded_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
+		c->cur.pos = 1;
+		return cur_fail(c, "len", "deflated bytes hold more than the format allows for the file");
+	}
+	if (!r->zs) {
+		r->zs = calloc(1, sizeof(*r->zs));
+		if (!r->zs || inflateInit2(r->zs, -15) != Z_OK) {
+			free(r->zs);
+			r->zs = NULL;
+			set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+			c->cur.failed = true;
+			return false;
+		}
+	} else if (inflateReset(r->zs) != Z_OK) {
+		return cur_fail(c, "data", "the decompressor could not be reset");
+	}
+	data = owned_bytes(c, len);
+	if (!data)
+		return false;
+	r->zs->next_in = (Bytef *)(c->cur.p + at);
+	r->zs->avail_in = (uInt)(c->cur.len - at);
+	r->zs->next_out = data;
+	r->zs->avail_out = (uInt)len;
+	zret = inflate(r->zs, Z_FINISH);
+	if (zret == Z_MEM_ERROR) {
+		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
+		c->cur.failed = true;
+		return false;
+	}
+	if (zret != Z_STREAM_END) {
+		/* Z_BUF_ERROR: out of input (the record ended) or out of room (len made) */
+		return cur_fail(c, "data", zret != Z_BUF_ERROR ? "not a valid deflate stream" :
+				!r->zs->avail_in ? "deflate stream ends before its end block" :
+				"deflate stream makes more bytes than len");
+	}
+	if (r->zs->avail_out)
+		return cur_fail(c, "data", "deflate stream makes fewer bytes than len");
+	if (r->zs->avail_in) {
+		c->cur.pos = c->cur.len - r->zs->avail_in;
+		return cur_fail(c, "data", "bytes after the end of the deflate stream");
+	}
+	c->cur.pos = c->cur.len;
+	r->expanded_bytes += len;
 	b->len = len;
 	b->data = data;
 	return true;
@@ -2364,14 +2519,20 @@ static void decode_blob2(struct cursor *c, struct bpfrr_rec_blob *b)
 			return;
 		if (b->id <= r->nr_blobs)
 			return;		/* seen before a rewind: decoded then */
+	} else if (form == BLOB_FORM_DEFLATE && r->major >= 4) {
+		if (!decode_deflate(c, b))
+			return;
+		if (b->id <= r->nr_blobs)
+			return;		/* seen before a rewind: decoded then */
 	} else {
 		pad = get_bytes(c, form, "pad");
 		if (c->cur.failed)
 			return;
 		if (form >= 16) {
 			c->cur.pos = 0;
-			cur_fail(c, "form", r->major >= 3 ? "neither padding (0 to 15), runs (16) nor copies (17)"
-							 : "neither padding (0 to 15) nor runs (16)");
+			cur_fail(c, "form", r->major >= 4 ? "neither padding (0 to 15), runs (16), copies (17) nor deflate (18)" :
+					    r->major >= 3 ? "neither padding (0 to 15), runs (16) nor copies (17)"
+							  : "neither padding (0 to 15) nor runs (16)");
 			return;
 		}
 		for (i = 0; i < form; i++) {
@@ -2920,6 +3081,10 @@ void bpfrr_trace_reader_close(struct bpfrr_trace_reader *r)
 	while (r->nr_owned)
 		free(r->owned[--r->nr_owned]);
 	free(r->owned);
+	if (r->zs) {
+		inflateEnd(r->zs);
+		free(r->zs);
+	}
 	free(r);
 }
 
@@ -2967,7 +3132,7 @@ static struct bpfrr_trace_reader *open_parse(struct bpfrr_trace_reader *r, char 
 	bpfrr_frame_prefix_version(d, &major, &r->minor);
 	if (newest_minor(major) < 0) {
 		set_error(r, BPFRR_TRACE_CORRUPT, 8,
-			  "unsupported trace format version %u.%u (this bpfrr reads 1.x, 2.x and 3.x)",
+			  "unsupported trace format version %u.%u (this bpfrr reads 1.x, 2.x, 3.x and 4.x)",
 			  major, r->minor);
 		return open_failed(r, err);
 	}

@@ -40,9 +40,10 @@
 #define BPFRR_TRACE_MAGIC		"BPFRRTR"	/* 8 bytes on disk with its NUL */
 #define BPFRR_TRACE_MAX_FILE		(1ull << 36)	/* the largest trace the readers take: 64 GiB */
 /* The version the writer writes (docs/trace-format.md, "versioning"). */
-#define BPFRR_TRACE_VERSION_MAJOR	3
+#define BPFRR_TRACE_VERSION_MAJOR	4
 #define BPFRR_TRACE_VERSION_MINOR	0
-/* The newest 2.x and 1.x: read, and written by bpfrr_trace_create_fd_version() */
+/* The newest 3.x, 2.x and 1.x: read, and written by bpfrr_trace_create_fd_version() */
+#define BPFRR_TRACE_V3_MINOR		0
 #define BPFRR_TRACE_V2_MINOR		2
 #define BPFRR_TRACE_V1_MINOR		1
 

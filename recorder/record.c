@@ -276,7 +276,8 @@ int bpfrr_record_main(int argc, char **argv)
 		 * reader of an older bpfrr) */
 		.wait_closes = getenv("BPFRR_RECORD_WAIT_CLOSES") != NULL,
 		.name_inline = getenv("BPFRR_RECORD_NAME_INLINE") != NULL,
-		.trace_major = getenv("BPFRR_RECORD_TRACE_V2") ? 2 : BPFRR_TRACE_VERSION_MAJOR,
+		.trace_major = getenv("BPFRR_RECORD_TRACE_V2") ? 2 : getenv("BPFRR_RECORD_TRACE_V3") ? 3 :
+			       BPFRR_TRACE_VERSION_MAJOR,
 	};
 	struct rec_session s;
 	bool print_filter = false, summary = false;

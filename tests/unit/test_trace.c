@@ -3,7 +3,7 @@
  * Trace writer/reader tests: round trips of every record type, blob
  * dedup, truncation at every byte offset, corruption of every byte,
  * versioning rules.  The tests that do not depend on the byte layout run
- * in both formats (loop tests: _i is the major version written); those
+ * in every format (loop tests: _i is the major version written); those
  * that edit bytes at known offsets use 1.1, and the 2.x encoding has its
  * own below.  Host only, no bpf().
  */
@@ -247,7 +247,8 @@ START_TEST(round_trip_every_record_type)
 	ck_assert_ptr_nonnull(h);
 	ck_assert_uint_eq(h->version_major, writer_major);
 	ck_assert_uint_eq(h->version_minor, writer_major == 1 ? BPFRR_TRACE_V1_MINOR :
-					    writer_major == 2 ? BPFRR_TRACE_V2_MINOR : BPFRR_TRACE_VERSION_MINOR);
+					    writer_major == 2 ? BPFRR_TRACE_V2_MINOR :
+					    writer_major == 3 ? BPFRR_TRACE_V3_MINOR : BPFRR_TRACE_VERSION_MINOR);
 	ck_assert_uint_eq(h->arch, 62);
 	ck_assert_uint_eq(h->nr_cpus, 4);
 	ck_assert_uint_eq(h->page_size, 4096);
@@ -870,16 +871,16 @@ START_TEST(bad_magic_and_versions)
 	ck_assert_str_eq(err, "t.trace: offset 0: bad magic: not a bpfrr trace");
 	free(err);
 
-	buf[8] = 4;	/* major 4 (3.x is read since trace format 3.0) */
+	buf[8] = 5;	/* major 5 (4.x is read since trace format 4.0) */
 	buf[10] = 0;
 	err = open_error(buf, len);
-	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 4.0 "
-			      "(this bpfrr reads 1.x, 2.x and 3.x)");
+	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 5.0 "
+			      "(this bpfrr reads 1.x, 2.x, 3.x and 4.x)");
 	free(err);
 	buf[8] = 0;
 	err = open_error(buf, len);
 	ck_assert_str_eq(err, "t.trace: offset 8: unsupported trace format version 0.0 "
-			      "(this bpfrr reads 1.x, 2.x and 3.x)");
+			      "(this bpfrr reads 1.x, 2.x, 3.x and 4.x)");
 	free(err);
 	free(buf);
 }
@@ -1683,6 +1684,214 @@ START_TEST(v3_copy_errors)
 }
 END_TEST
 
+/* n bytes of text-like data: words from a small vocabulary, in a seeded order */
+static void fill_words(uint8_t *p, size_t n, unsigned int seed)
+{
+	static const char *const words[] = { "map ", "prog ", "btf ", "link ", "insn ", "line_info ",
+					     "func ", "struct ", "sec ", "kprobe/", "tracepoint/", "license " };
+	size_t at = 0;
+
+	srand(seed);
+	while (at < n) {
+		const char *w = words[rand() % 12];
+		size_t k = strlen(w) < n - at ? strlen(w) : n - at;
+
+		memcpy(p + at, w, k);
+		at += k;
+	}
+}
+
+/*
+ * Format 4.0: a blob no earlier blob repeats but that compresses (an ELF
+ * object's strings and symbols) is stored deflated (form 18), far shorter
+ * than in 3.0, and reads back exactly, also after a rewind; a later blob
+ * that repeats it is still a copy; a short one is never deflated.
+ */
+START_TEST(v4_blobs_deflate)
+{
+	static uint8_t a[6000], b[3000], small[200];
+	size_t len[2];
+	uint8_t *buf[2];
+
+	fill_words(a, sizeof(a), 11);
+	memcpy(b, a + 1000, sizeof(b));
+	b[10] ^= 1;
+	fill_words(small, sizeof(small), 12);
+	for (int v = 0; v < 2; v++) {
+		struct bpfrr_trace_writer *w;
+		int fd;
+
+		writer_major = v ? 4 : 3;
+		w = new_writer(&fd);
+		write_sample(w);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, a, sizeof(a)), 5);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, b, sizeof(b)), 6);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, small, sizeof(small)), 7);
+		ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+		buf[v] = file_bytes(fd, &len[v]);
+		close(fd);
+	}
+	ck_assert_msg(len[1] + 3000 < len[0], "4.0: %zu bytes, 3.0: %zu", len[1], len[0]);
+	for (int v = 0; v < 2; v++) {
+		struct bpfrr_trace_reader *r = open_bytes(buf[v], len[v], 0);
+		static const uint8_t *const want[3] = { a, b, small };
+		static const size_t want_len[3] = { sizeof(a), sizeof(b), sizeof(small) };
+		struct bpfrr_trace_record rec;
+		const void *first = NULL;
+
+		for (int pass = 0; pass < 2; pass++) {
+			int seen = 0;
+
+			while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+				unsigned int form;
+				int k;
+
+				if (rec.type != BPFRR_REC_BLOB || rec.blob.id < 5)
+					continue;
+				k = (int)rec.blob.id - 5;
+				form = ((const uint8_t *)rec.payload)[0];
+				/* a: deflated in 4.0, raw in 3.0; b: a copy of a; small: never deflated */
+				if (k == 0)
+					ck_assert_uint_eq(form, v ? 18u : form % 16);
+				else if (k == 1)
+					ck_assert_uint_eq(form, 17);
+				else
+					ck_assert_uint_lt(form, 18);
+				ck_assert_uint_eq(rec.blob.len, want_len[k]);
+				ck_assert_mem_eq(rec.blob.data, want[k], want_len[k]);
+				if (k == 0) {
+					if (pass)
+						ck_assert_ptr_eq(rec.blob.data, first);
+					first = rec.blob.data;
+				}
+				seen++;
+			}
+			ck_assert_int_eq(seen, 3);
+			ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+			bpfrr_trace_rewind(r);
+		}
+		bpfrr_trace_reader_close(r);
+		free(buf[v]);
+	}
+}
+END_TEST
+
+/*
+ * Deflate makes up to about a thousand bytes of one: the writer stores a
+ * blob another way when all deflate- and copy-form blobs would hold more
+ * than 16 times the file, so a reader's memory and time stay linear.
+ */
+START_TEST(v4_writer_keeps_deflate_within_the_bound)
+{
+	static uint8_t blob[8192];
+	struct bpfrr_trace_writer *w;
+	struct bpfrr_trace_reader *r;
+	struct bpfrr_trace_record rec;
+	int fd, deflated = 0, other = 0;
+	uint64_t expanded = 0;
+	uint8_t *buf;
+	size_t len;
+
+	writer_major = 4;
+	w = new_writer(&fd);
+	for (int i = 0; i < 64; i++) {
+		/* 8 KiB of 64 random bytes over and over: deflates 50 to 1, copies nothing */
+		fill_random(blob, 64, 100 + (unsigned int)i);
+		for (size_t at = 64; at < sizeof(blob); at += 64)
+			memcpy(blob + at, blob, 64);
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, blob, sizeof(blob)), (uint64_t)i + 1);
+	}
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, &len);
+	close(fd);
+	r = open_bytes(buf, len, 0);
+	while (bpfrr_trace_next(r, &rec) == BPFRR_TRACE_RECORD) {
+		unsigned int form;
+
+		if (rec.type != BPFRR_REC_BLOB)
+			continue;
+		form = ((const uint8_t *)rec.payload)[0];
+		if (form == 17 || form == 18)
+			expanded += rec.blob.len;
+		deflated += form == 18;
+		other += form != 18;
+		ck_assert_uint_eq(rec.blob.len, sizeof(blob));
+		ck_assert_mem_eq((const uint8_t *)rec.blob.data + 64, rec.blob.data, sizeof(blob) - 64);
+	}
+	ck_assert_int_eq(bpfrr_trace_next(r, &rec), BPFRR_TRACE_EOF);
+	ck_assert_int_eq(deflated + other, 64);
+	ck_assert_int_gt(deflated, 0);
+	ck_assert_int_gt(other, 0);
+	ck_assert_uint_le(expanded, 16 * (uint64_t)len);
+	bpfrr_trace_reader_close(r);
+	free(buf);
+}
+END_TEST
+
+/* "hello" as one stored final deflate block, and pieces of it */
+#define STORED_HELLO "\x01\x05\x00\xfa\xffhello"
+
+/* Form 18's checks; the new blob is 5. */
+START_TEST(v4_deflate_errors)
+{
+	static const struct {
+		unsigned int major;
+		const char *payload;
+		uint32_t len;
+		const char *want;	/* NULL: valid */
+	} cases[] = {
+		{ 4, "\x12\x05" STORED_HELLO, 12, NULL },
+		{ 4, "\x12\x00\x03\x00", 4, NULL },	/* an empty blob: one empty fixed-Huffman block */
+		{ 4, "\x12\x00" STORED_HELLO, 12, "BLOB record: data: deflate stream makes more bytes than len" },
+		{ 4, "\x12\x04" STORED_HELLO, 12, "BLOB record: data: deflate stream makes more bytes than len" },
+		{ 4, "\x12\x06" STORED_HELLO, 12, "BLOB record: data: deflate stream makes fewer bytes than len" },
+		{ 4, "\x12\x05" STORED_HELLO "\x00", 13, "BLOB record: data: bytes after the end of the deflate stream" },
+		{ 4, "\x12\x05\x01\x05\x00\xfa\xffhel", 10,
+		  "BLOB record: data: deflate stream ends before its end block" },
+		/* not the final block: the stream goes on past the record */
+		{ 4, "\x12\x05\x00\x05\x00\xfa\xffhello", 12,
+		  "BLOB record: data: deflate stream ends before its end block" },
+		{ 4, "\x12\x05\x07hello", 8, "BLOB record: data: not a valid deflate stream" },
+		{ 4, "\x12\x05\x01\x05\x00\xfb\xffhello", 12, "BLOB record: data: not a valid deflate stream" },
+		{ 4, "\x12\x80\x80\x01\x03\x00", 6,
+		  "BLOB record: len: deflated bytes hold more than the format allows for the file" },
+		/* 3.x has no form 18; nor 4.0 a form 19 */
+		{ 3, "\x12" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15), runs (16) nor copies (17)" },
+		{ 4, "\x13" ZEROS20, 21,
+		  "BLOB record: form: neither padding (0 to 15), runs (16), copies (17) nor deflate (18)" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct bpfrr_trace_reader *r;
+		struct bpfrr_trace_record rec;
+		const struct bpfrr_rec_blob *b;
+		int status;
+		size_t len;
+		uint8_t *buf;
+
+		writer_major = cases[k].major;
+		buf = open_ended_sample(&len);
+		append_record2(buf, &len, BPFRR_REC_BLOB, cases[k].payload, cases[k].len);
+		r = open_bytes(buf, len, 0);
+		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
+			;
+		if (cases[k].want) {
+			ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
+			ck_assert_msg(strstr(bpfrr_trace_error(r), cases[k].want), "case %zu: %s", k,
+				      bpfrr_trace_error(r));
+		} else {
+			ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);	/* no END */
+			b = bpfrr_trace_blob(r, 5);
+			ck_assert_ptr_nonnull(b);
+			ck_assert_uint_eq(b->len, k ? 0 : 5);
+			ck_assert_mem_eq(b->data, "hello", b->len);
+		}
+		bpfrr_trace_reader_close(r);
+		free(buf);
+	}
+}
+END_TEST
+
 /*
  * bpfrr_trace_copy(): a whole trace comes out whole in another format, one
  * cut short says so (-ENODATA) and leaves what it copied reading as
@@ -1713,7 +1922,7 @@ START_TEST(copy_rewrites_a_trace_in_another_format)
 		free(out);
 	}
 	r = open_bytes(in, len, 0);
-	ck_assert_int_eq(bpfrr_trace_copy(r, memfd_create("copy", 0), 4), -EINVAL);
+	ck_assert_int_eq(bpfrr_trace_copy(r, memfd_create("copy", 0), BPFRR_TRACE_VERSION_MAJOR + 1), -EINVAL);
 	bpfrr_trace_reader_close(r);
 	free(in);
 
@@ -1746,18 +1955,18 @@ static Suite *trace_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, crc32c_and_sha256_known_values);
-	/* loop tests: _i is the major version written, 1, 2 and 3 */
-	tcase_add_loop_test(tc, round_trip_every_record_type, 1, 4);
-	tcase_add_loop_test(tc, round_trip_portable_records, 1, 4);
+	/* loop tests: _i is the major version written, 1 to 4 */
+	tcase_add_loop_test(tc, round_trip_every_record_type, 1, 5);
+	tcase_add_loop_test(tc, round_trip_portable_records, 1, 5);
 	tcase_add_test(tc, round_trip_through_a_path);
-	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 4);
-	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 4);
+	tcase_add_loop_test(tc, dedup_stores_identical_blobs_once, 1, 5);
+	tcase_add_loop_test(tc, writer_refuses_dangling_blob_references, 1, 5);
 	tcase_add_test(tc, writer_errors_are_sticky);
-	tcase_add_loop_test(tc, buffered_writer_writes_whole_records_when_flushed, 1, 4);
-	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 4);
-	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 4);
-	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 4);
-	tcase_add_loop_test(tc, crc_mismatch_names_the_offset, 1, 4);
+	tcase_add_loop_test(tc, buffered_writer_writes_whole_records_when_flushed, 1, 5);
+	tcase_add_loop_test(tc, records_are_streamed_as_written, 1, 5);
+	tcase_add_loop_test(tc, truncation_at_every_offset, 1, 5);
+	tcase_add_loop_test(tc, corruption_of_every_byte_is_detected, 1, 5);
+	tcase_add_loop_test(tc, crc_mismatch_names_the_offset, 1, 5);
 	tcase_add_test(tc, bad_magic_and_versions);
 	tcase_add_test(tc, newer_minor_versions_are_read);
 	tcase_add_test(tc, structural_errors);
@@ -1772,6 +1981,9 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, v3_blobs_copy_earlier_blobs);
 	tcase_add_test(tc, v3_writer_keeps_copies_within_the_bound);
 	tcase_add_test(tc, v3_copy_errors);
+	tcase_add_test(tc, v4_blobs_deflate);
+	tcase_add_test(tc, v4_writer_keeps_deflate_within_the_bound);
+	tcase_add_test(tc, v4_deflate_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
