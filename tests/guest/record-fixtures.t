@@ -66,34 +66,38 @@ for way in default wait; do
 done
 
 # Trace format 3.0 stores a blob as copies of earlier ones where that is
-# shorter (fx_core's BTF and instructions are mostly in its embedded object);
-# BPFRR_RECORD_TRACE_V2=1 writes 2.2 without. Recorded both ways, fx_core's
-# traces name their format, the 3.0 one is the smaller, and both translate to
-# the same standalone header (the loader's blob holds its BTF, instructions
-# and line info: every byte that went through a copy), but for the trace's name.
-for v in 2 3; do
-	if [ $v = 2 ]; then
-		BPFRR_RECORD_TRACE_V2=1 "$BPFRR" record -o core-v$v.trace -- "$FX/fx_core" >core-v$v.out 2>core-v$v.err
-	else
+# shorter (fx_core's BTF and instructions are mostly in its embedded object),
+# 4.0 also deflated (the object's own strings, symbols and relocations);
+# BPFRR_RECORD_TRACE_V2=1 writes 2.2 without either, BPFRR_RECORD_TRACE_V3=1
+# 3.0. Recorded the three ways, fx_core's traces name their format, each is
+# smaller than the one before, and all translate to the same standalone header
+# (the loader's blob holds its BTF, instructions and line info: every byte
+# that went through a copy or the deflate), but for the trace's name.
+for v in 2 3 4; do
+	if [ $v = 4 ]; then
 		"$BPFRR" record -o core-v$v.trace -- "$FX/fx_core" >core-v$v.out 2>core-v$v.err
+	else
+		env "BPFRR_RECORD_TRACE_V$v=1" "$BPFRR" record -o core-v$v.trace -- "$FX/fx_core" >core-v$v.out 2>core-v$v.err
 	fi || fail "fx_core recorded in format $v: $(tail -2 core-v$v.err)"
 	mkdir -p core-v$v
 	"$BPFRR" translate --format header --name ld -o core-v$v/ld.h core-v$v.trace 2>core-v$v.tr.err ||
 		fail "fx_core's $v.x trace: translate --format header: $(tail -2 core-v$v.tr.err)"
+	grep -v 'core-v[234]\.trace' core-v$v/ld.h >core-v$v.h
 done
 f2=$("$BPFRR" dump core-v2.trace 2>/dev/null | sed -n '1s/.*, format \([0-9.]*\),.*/\1/p')
 f3=$("$BPFRR" dump core-v3.trace 2>/dev/null | sed -n '1s/.*, format \([0-9.]*\),.*/\1/p')
+f4=$("$BPFRR" dump core-v4.trace 2>/dev/null | sed -n '1s/.*, format \([0-9.]*\),.*/\1/p')
 s2=$(wc -c <core-v2.trace)
 s3=$(wc -c <core-v3.trace)
-if [ "$f2" != 2.2 ] || [ "$f3" != 3.0 ]; then
-	fail "fx_core: formats '$f2' (BPFRR_RECORD_TRACE_V2=1) and '$f3', expected 2.2 and 3.0"
-elif [ "$s3" -ge "$s2" ]; then
-	fail "fx_core: $s3 bytes in 3.0, not fewer than 2.2's $s2"
-elif ! grep -v 'core-v[23]\.trace' core-v2/ld.h >core-v2.h || ! grep -v 'core-v[23]\.trace' core-v3/ld.h >core-v3.h ||
-     ! cmp -s core-v2.h core-v3.h; then
-	fail "fx_core: the headers translated from its 2.2 and 3.0 traces differ: $(diff core-v2.h core-v3.h | head -4)"
+s4=$(wc -c <core-v4.trace)
+if [ "$f2" != 2.2 ] || [ "$f3" != 3.0 ] || [ "$f4" != 4.0 ]; then
+	fail "fx_core: formats '$f2' (BPFRR_RECORD_TRACE_V2=1), '$f3' (BPFRR_RECORD_TRACE_V3=1) and '$f4', expected 2.2, 3.0 and 4.0"
+elif [ "$s3" -ge "$s2" ] || [ "$s4" -ge "$s3" ]; then
+	fail "fx_core: $s4 bytes in 4.0, $s3 in 3.0, $s2 in 2.2: each should be fewer than the one before"
+elif ! cmp -s core-v2.h core-v3.h || ! cmp -s core-v3.h core-v4.h; then
+	fail "fx_core: the headers translated from its 2.2, 3.0 and 4.0 traces differ: $(diff core-v2.h core-v4.h | head -4)"
 else
-	pass "fx_core: trace format 3.0 in $s3 bytes, 2.2 in $s2; the same header from both"
+	pass "fx_core: trace format 4.0 in $s4 bytes, 3.0 in $s3, 2.2 in $s2; the same header from the three"
 fi
 
 # fx_threads: 4 threads load concurrently
