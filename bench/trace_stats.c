@@ -38,11 +38,11 @@
  *
  * blobs prints a line per blob: its id, length, the bytes its record takes
  * in the file (framing included), its form (2.x and later: 0-15 raw, 16
- * runs, 17 copies) and what refers to it first (a region's path, "elf" or
+ * runs, 17 copies, 18 deflate) and what refers to it first (a region's path, "elf" or
  * "object"), then totals per form: where a trace's blob bytes go.
  *
  * reencode writes TRACE's records again, in the format this bpfrr writes (or
- * in MAJOR.x: 1, 2 or 3), to OUT (the END record gets the time of the
+ * in MAJOR.x: 1 to 4), to OUT (the END record gets the time of the
  * rewrite): the same recording in another format, to compare sizes.
  *
  * Exit status 0; 2 for a bad command line or a trace that does not read to
@@ -358,7 +358,7 @@ struct blob_line {
 static int cmd_blobs(const char *path)
 {
 	struct bpfrr_trace_reader *r = open_trace(path);
-	uint64_t nr = 0, cap = 0, i, prev_off = 0, form_rec[3] = { 0 }, form_len[3] = { 0 }, form_nr[3] = { 0 };
+	uint64_t nr = 0, cap = 0, i, prev_off = 0, form_rec[4] = { 0 }, form_len[4] = { 0 }, form_nr[4] = { 0 };
 	struct blob_line *b = NULL, *open_rec = NULL;
 	struct bpfrr_trace_record rec;
 	uint64_t size = file_size(path);
@@ -411,14 +411,15 @@ static int cmd_blobs(const char *path)
 
 		printf("%llu %llu %llu %d %s\n", (unsigned long long)(i + 1), (unsigned long long)b[i].len,
 		       (unsigned long long)b[i].rec_bytes, b[i].form, b[i].use);
-		if (f > 2)
+		if (f > 3)
 			continue;
 		form_nr[f]++;
 		form_len[f] += b[i].len;
 		form_rec[f] += b[i].rec_bytes;
 	}
-	for (i = 0; i < 3; i++)
-		printf("total %s: %llu blobs, %llu bytes in %llu\n", i == 0 ? "raw" : i == 1 ? "runs" : "copies",
+	for (i = 0; i < 4; i++)
+		printf("total %s: %llu blobs, %llu bytes in %llu\n",
+		       i == 0 ? "raw" : i == 1 ? "runs" : i == 2 ? "copies" : "deflate",
 		       (unsigned long long)form_nr[i], (unsigned long long)form_len[i],
 		       (unsigned long long)form_rec[i]);
 	free(b);

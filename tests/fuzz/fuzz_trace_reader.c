@@ -15,11 +15,11 @@
  * FUZZ_SECONDS).
  *
  * A trace that reads whole is also written again in the current format
- * (3.0: blobs may be stored as copies of earlier ones) and read back: every
+ * (4.0: blobs may be stored as copies of earlier ones, or deflated) and read back: every
  * blob must come back byte for byte.
  *
  * With FUZZ_WRITE_SEEDS=DIR in the environment, the first run writes the
- * synthetic traces into DIR, in trace formats 1.1, 2.2 and 3.0, and exits
+ * synthetic traces into DIR, in trace formats 1.1, 2.2, 3.0 and 4.0, and exits
  * (seeding a corpus).
  */
 #include <fcntl.h>
@@ -184,7 +184,7 @@ static void write_seed(const char *dir, const char *name, unsigned int major, in
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/synth-%s%s.trace", dir, name,
-		 major == 3 ? "-v3" : major == 2 ? "-v2" : "");
+		 major == 4 ? "-v4" : major == 3 ? "-v3" : major == 2 ? "-v2" : "");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	synth_major = major;
 	if (fd < 0 || fn(fd)) {
@@ -220,13 +220,48 @@ static int copies_trace(int fd)
 	return bpfrr_trace_close(w, 0, 0);
 }
 
-/* The synthetic traces in trace formats 1.1, 2.2 and 3.0 (what the recorder writes). */
+/*
+ * Blobs that deflate (4.0's BLOB form 18): text-like bytes no earlier blob
+ * holds, one that copies part of the first, one of a few repeated bytes.
+ */
+static int deflate_trace(int fd)
+{
+	static const char *const words[] = { "map ", "prog ", "btf ", "link ", "insn ", "func ", ".text " };
+	struct bpfrr_trace_header h = { .arch = 62, .nr_cpus = 1, .page_size = 4096, .arch_name = "x86_64" };
+	struct bpfrr_trace_writer *w = bpfrr_trace_create_fd_version(fd, &h, 4);
+	uint8_t a[2000], b[900];
+	uint32_t x = 7;
+	size_t at = 0;
+
+	if (!w)
+		return -1;
+	while (at < sizeof(a)) {
+		const char *word;
+		size_t k;
+
+		x = x * 1103515245 + 12345;
+		word = words[(x >> 16) % 7];
+		k = strlen(word) < sizeof(a) - at ? strlen(word) : sizeof(a) - at;
+		memcpy(a + at, word, k);
+		at += k;
+	}
+	memcpy(b, a + 100, 600);
+	memset(b + 600, 0x33, 300);
+	bpfrr_trace_put_blob(w, a, sizeof(a));
+	bpfrr_trace_put_blob(w, b, sizeof(b));
+	memset(a, 0x7e, 1000);
+	bpfrr_trace_put_blob(w, a, sizeof(a));
+	return bpfrr_trace_close(w, 0, 0);
+}
+
+/* The synthetic traces in trace formats 1.1, 2.2, 3.0 and 4.0 (what the recorder writes). */
 static void write_seeds(const char *dir)
 {
 	unsigned int major;
 
 	write_seed(dir, "copies", 3, copies_trace);
-	for (major = 1; major <= 3; major++) {
+	write_seed(dir, "deflate", 4, deflate_trace);
+	for (major = 1; major <= BPFRR_TRACE_VERSION_MAJOR; major++) {
 		write_seed(dir, "kprobe", major, synth_kprobe_trace_whole);
 		write_seed(dir, "kprobe-truncated", major, synth_kprobe_trace_cut);
 		/* a light skeleton: the loader program decoder behind dump */
