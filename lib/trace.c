@@ -162,6 +162,9 @@ struct interned_str {
  */
 #define DEFLATE_MIN		256
 #define DEFLATE_LEVEL		1
+/* nor on blobs over 16 MiB (seconds under TCG); the output buffer is freed above 1 MiB */
+#define DEFLATE_MAX		(16u << 20)
+#define DEFLATE_KEEP		(1u << 20)
 
 static void put_bytes(struct bpfrr_trace_writer *w, const void *data, size_t len)
 {
@@ -612,15 +615,14 @@ static void put_copies(struct bpfrr_trace_writer *w, uint64_t id, const uint8_t 
 
 /*
  * Deflate data into w->zbuf (raw deflate, no zlib header: the record's CRC
- * protects it); its length, or 0 if it did not work (out of memory: the
- * blob goes in another form).
+ * protects it) if that takes fewer than room bytes; its length, or 0 if it
+ * does not fit (deflate stops when the room is full: incompressible bytes
+ * cost little) or did not work (out of memory: the blob goes in another form).
  */
-static size_t deflate_blob(struct bpfrr_trace_writer *w, const uint8_t *data, size_t len)
+static size_t deflate_blob(struct bpfrr_trace_writer *w, const uint8_t *data, size_t len, size_t room)
 {
-	uLong bound;
+	size_t zlen = 0;
 
-	if (len > UINT32_MAX)
-		return 0;
 	if (!w->zs) {
 		w->zs = calloc(1, sizeof(*w->zs));
 		if (!w->zs)
@@ -634,22 +636,21 @@ static size_t deflate_blob(struct bpfrr_trace_writer *w, const uint8_t *data, si
 	} else if (deflateReset(w->zs) != Z_OK) {
 		return 0;
 	}
-	bound = deflateBound(w->zs, (uLong)len);
-	if (bound > w->zbuf_cap) {
-		uint8_t *p = realloc(w->zbuf, bound);
+	if (room > w->zbuf_cap) {
+		uint8_t *p = realloc(w->zbuf, room);
 
 		if (!p)
 			return 0;
 		w->zbuf = p;
-		w->zbuf_cap = bound;
+		w->zbuf_cap = room;
 	}
 	w->zs->next_in = (Bytef *)data;
 	w->zs->avail_in = (uInt)len;
 	w->zs->next_out = w->zbuf;
-	w->zs->avail_out = (uInt)bound;
-	if (deflate(w->zs, Z_FINISH) != Z_STREAM_END)
-		return 0;
-	return (size_t)w->zs->total_out;
+	w->zs->avail_out = (uInt)room;
+	if (deflate(w->zs, Z_FINISH) == Z_STREAM_END)
+		zlen = (size_t)w->zs->total_out;
+	return zlen;
 }
 
 /*
@@ -699,7 +700,8 @@ static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 	}
 	best = raw_rec < runs_rec ? raw_rec : runs_rec;
 	best = copies_rec < best ? copies_rec : best;
-	if (w->major >= 4 && best >= DEFLATE_MIN && (zlen = deflate_blob(w, data, len))) {
+	if (w->major >= 4 && best >= DEFLATE_MIN && len <= DEFLATE_MAX &&
+	    (zlen = deflate_blob(w, data, len, best - 1 - var_size(len)))) {
 		size_t size = 1 + var_size(len) + zlen;
 		uint64_t end = w->offset + bpfrr_cframe_header_size(BPFRR_REC_BLOB, size) + size;
 
@@ -728,6 +730,12 @@ static int put_blob2(struct bpfrr_trace_writer *w, const void *data, size_t len)
 		put_u8(w, (uint8_t)pad);
 		put_bytes(w, NULL, pad);
 		err = write_record2(w, data, len);
+	}
+	if (w->zbuf_cap > DEFLATE_KEEP) {
+		/* the room made for one large blob is not kept for the rest of the trace */
+		free(w->zbuf);
+		w->zbuf = NULL;
+		w->zbuf_cap = 0;
 	}
 	/* a blob not kept (out of memory) is only one later blobs cannot copy from */
 	if (!err && w->copies)
