@@ -23,6 +23,7 @@
 
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
+#include "btf_parse.h"
 #include "bpfrr.h"
 #include "diff.h"
 #include "dump.h"
@@ -464,9 +465,7 @@ static void add_insns(struct side *s, struct item *it, const struct bpfrr_rt_cal
 static struct btf *item_btf(struct item *b)
 {
 	if (!b->btf && b->btf_data) {
-		b->btf = btf__new(b->btf_data, b->btf_len);
-		if (libbpf_get_error(b->btf))
-			b->btf = NULL;
+		b->btf = bpfrr_btf_parse(b->btf_data, b->btf_len);
 	}
 	return b->btf;
 }

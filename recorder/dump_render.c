@@ -19,6 +19,7 @@
 
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
+#include "btf_parse.h"
 #include "dump_print.h"
 #include "trace.h"
 
@@ -171,8 +172,8 @@ static void render_btf(struct dump_out *o, const void *data, size_t len, const c
 	struct btf *btf;
 
 	libbpf_set_print(quiet_libbpf);
-	btf = btf__new(data, (uint32_t)len);
-	if (!btf || libbpf_get_error(btf)) {
+	btf = bpfrr_btf_parse(data, len);
+	if (!btf) {
 		o->p->btf(o, NULL, indent);
 		return;
 	}

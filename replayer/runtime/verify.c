@@ -28,6 +28,7 @@
 #include <linux/bpf.h>
 
 #include "bpf_abi.h"
+#include "btf_parse.h"
 #include "core_reloc.h"
 #include "exec.h"
 #include "header_runtime.h"
@@ -203,7 +204,7 @@ static struct btf *prog_btf(const struct bpfrr_ir *ir, const struct bpfrr_ir_cal
 			continue;
 		bc = producer_of(ir, c->fdrels[i].slot);
 		b = bc ? buf_index(bc, "attr.btf") : -1;
-		return b < 0 ? NULL : btf__new(bc->bufs[b].data, bc->bufs[b].len);
+		return b < 0 ? NULL : bpfrr_btf_parse(bc->bufs[b].data, bc->bufs[b].len);
 	}
 	return NULL;
 }
@@ -378,7 +379,7 @@ static struct btf *map_btf(const struct bpfrr_ir *ir, uint32_t slot, uint32_t *v
 			continue;
 		bc = producer_of(ir, c->fdrels[i].slot);
 		b = bc ? buf_index(bc, "attr.btf") : -1;
-		return b < 0 ? NULL : btf__new(bc->bufs[b].data, bc->bufs[b].len);
+		return b < 0 ? NULL : bpfrr_btf_parse(bc->bufs[b].data, bc->bufs[b].len);
 	}
 	return NULL;
 }

@@ -40,6 +40,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf_parse.h"
 #include "bytes.h"
 #include "errmsg.h"
 #include "frontend_int.h"
@@ -118,10 +119,10 @@ static const char *btf_str(const struct btf_view *v, uint32_t off)
 /* libbpf's count of the types in raw BTF, or 0 if it does not parse */
 static uint32_t btf_type_count(const void *data, size_t len)
 {
-	struct btf *btf = btf__new(data, (uint32_t)len);
+	struct btf *btf = bpfrr_btf_parse(data, len);
 	uint32_t n;
 
-	if (!btf)	/* libbpf 1.x: NULL on error */
+	if (!btf)
 		return 0;
 	n = btf__type_cnt(btf);
 	btf__free(btf);

@@ -14,7 +14,9 @@
  *    candidates, an unsupported kind;
  *  - fx_core.bpf.o's real .BTF.ext records and instructions against a
  *    synthetic task_struct laid out unlike the program's (FX_CORE_OBJ:
- *    tests/data/objects/fx_core.bpf.o).
+ *    tests/data/objects/fx_core.bpf.o);
+ *  - raw BTF parsed for dump, diff, the translator and --verify
+ *    (lib/btf_parse.h): refused when its types would sit misaligned.
  * Host only, no bpf().
  */
 #include <check.h>
@@ -30,6 +32,7 @@
 #include <bpf/btf.h>
 #include <linux/bpf.h>
 
+#include "btf_parse.h"
 #include "core_reloc.h"
 #include "prog_tag.h"
 #include "sha1.h"
@@ -582,6 +585,52 @@ START_TEST(fx_core_records_on_a_synthetic_kernel)
 }
 END_TEST
 
+/*
+ * bpfrr_btf_parse(): a one-int BTF parses in either byte order; moved one
+ * byte later behind a type_off of 1 (libbpf takes it, the kernel does not)
+ * it is refused, so nothing reads a struct btf_type at an odd address; so are
+ * bytes that are not BTF.
+ */
+START_TEST(btf_parse_refuses_misaligned_types)
+{
+	struct btf *b = btf__new_empty(), *p;
+	struct btf_header h;
+	const uint8_t *raw;
+	uint8_t odd[256];
+	uint32_t size;
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(btf__add_int(b, "int", 4, BTF_INT_SIGNED), 1);
+	for (int swap = 0; swap < 2; swap++) {
+		if (swap)
+			btf__set_endianness(b, btf__endianness(b) == BTF_LITTLE_ENDIAN ? BTF_BIG_ENDIAN :
+											BTF_LITTLE_ENDIAN);
+		raw = btf__raw_data(b, &size);
+		ck_assert_ptr_nonnull(raw);
+		ck_assert_uint_lt(size + 1, sizeof(odd));
+		p = bpfrr_btf_parse(raw, size);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(btf__type_cnt(p), 2);
+		btf__free(p);
+
+		/* one zero byte before the types: type_off 1, str_off one later */
+		memcpy(&h, raw, sizeof(h));
+		memcpy(odd, raw, sizeof(h));
+		odd[sizeof(h)] = 0;
+		memcpy(odd + sizeof(h) + 1, raw + sizeof(h), size - sizeof(h));
+		h.type_off = swap ? __builtin_bswap32(1) : 1;
+		h.str_off = swap ? __builtin_bswap32(__builtin_bswap32(h.str_off) + 1) : h.str_off + 1;
+		memcpy(odd, &h, sizeof(h));
+		errno = 0;
+		ck_assert_ptr_null(bpfrr_btf_parse(odd, size + 1));
+		ck_assert_int_eq(errno, EINVAL);
+	}
+	ck_assert_ptr_null(bpfrr_btf_parse("not BTF at all, no magic", 24));
+	ck_assert_ptr_null(bpfrr_btf_parse(odd, 10));
+	btf__free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core_reloc");
@@ -598,6 +647,7 @@ int main(void)
 	tcase_add_test(tc, refusals_and_unsupported);
 	tcase_add_test(tc, relocate_patches_instructions);
 	tcase_add_test(tc, fx_core_records_on_a_synthetic_kernel);
+	tcase_add_test(tc, btf_parse_refuses_misaligned_types);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

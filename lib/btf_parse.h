@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * btf_parse.h - raw BTF from a trace or a bundle, parsed with libbpf.
+ *
+ * The bytes are whatever a loader passed (or a crafted file holds).
+ * libbpf's btf__new() copies them to a buffer of its own and hands out
+ * pointers into it, struct btf_type * among them, but it does not check that
+ * the type section starts 4-byte aligned there (the kernel refuses such BTF:
+ * "Unaligned type_off"); every caller that reads a type through such a
+ * pointer would then read misaligned.  bpfrr_btf_parse() refuses that BTF
+ * first.
+ */
+#ifndef BPFRR_BTF_PARSE_H
+#define BPFRR_BTF_PARSE_H
+
+#include <stddef.h>
+
+struct btf;
+
+/* libbpf's BTF of data, or NULL (errno set) if it does not parse or its types would be misaligned. */
+struct btf *bpfrr_btf_parse(const void *data, size_t len);
+
+#endif
