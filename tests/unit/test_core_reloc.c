@@ -586,10 +586,11 @@ START_TEST(fx_core_records_on_a_synthetic_kernel)
 END_TEST
 
 /*
- * bpfrr_btf_parse(): a one-int BTF parses in either byte order; moved one
- * byte later behind a type_off of 1 (libbpf takes it, the kernel does not)
- * it is refused, so nothing reads a struct btf_type at an odd address; so are
- * bytes that are not BTF.
+ * bpfrr_btf_parse(): a one-int BTF parses in either byte order. Moved one
+ * byte later behind a header of 25 bytes (hdr_len 25: libbpf takes it, and
+ * its types then sit at an odd address in libbpf's copy) it is refused, so
+ * nothing reads a struct btf_type there; so is a type_off of 1 (which
+ * libbpf refuses too), and bytes that are not BTF.
  */
 START_TEST(btf_parse_refuses_misaligned_types)
 {
@@ -613,17 +614,23 @@ START_TEST(btf_parse_refuses_misaligned_types)
 		ck_assert_uint_eq(btf__type_cnt(p), 2);
 		btf__free(p);
 
-		/* one zero byte before the types: type_off 1, str_off one later */
-		memcpy(&h, raw, sizeof(h));
-		memcpy(odd, raw, sizeof(h));
-		odd[sizeof(h)] = 0;
-		memcpy(odd + sizeof(h) + 1, raw + sizeof(h), size - sizeof(h));
-		h.type_off = swap ? __builtin_bswap32(1) : 1;
-		h.str_off = swap ? __builtin_bswap32(__builtin_bswap32(h.str_off) + 1) : h.str_off + 1;
-		memcpy(odd, &h, sizeof(h));
-		errno = 0;
-		ck_assert_ptr_null(bpfrr_btf_parse(odd, size + 1));
-		ck_assert_int_eq(errno, EINVAL);
+		/* one zero byte after the header: hdr_len 25, or type_off 1 and str_off one later */
+		for (int how = 0; how < 2; how++) {
+			memcpy(&h, raw, sizeof(h));
+			memcpy(odd, raw, sizeof(h));
+			odd[sizeof(h)] = 0;
+			memcpy(odd + sizeof(h) + 1, raw + sizeof(h), size - sizeof(h));
+			if (how == 0) {
+				h.hdr_len = swap ? __builtin_bswap32(sizeof(h) + 1) : sizeof(h) + 1;
+			} else {
+				h.type_off = swap ? __builtin_bswap32(1) : 1;
+				h.str_off = swap ? __builtin_bswap32(__builtin_bswap32(h.str_off) + 1) : h.str_off + 1;
+			}
+			memcpy(odd, &h, sizeof(h));
+			errno = 0;
+			ck_assert_msg(!bpfrr_btf_parse(odd, size + 1), "swap %d, how %d: parsed", swap, how);
+			ck_assert_int_eq(errno, EINVAL);
+		}
 	}
 	ck_assert_ptr_null(bpfrr_btf_parse("not BTF at all, no magic", 24));
 	ck_assert_ptr_null(bpfrr_btf_parse(odd, 10));
