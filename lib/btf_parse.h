@@ -6,9 +6,8 @@
  * libbpf's btf__new() copies them to a buffer of its own and hands out
  * pointers into it, struct btf_type * among them; it checks that type_off
  * is a multiple of 4 but not hdr_len, so a header of 25 bytes puts every
- * type at an odd address (the kernel takes no such header: its extra bytes
- * must be zero and its types aligned), and every caller that reads a type
- * through such a pointer reads misaligned.  bpfrr_btf_parse() refuses that
+ * type at an odd address, and every caller that reads a type through such
+ * a pointer reads misaligned (a loader's real BTF never has such a header).  bpfrr_btf_parse() refuses that
  * BTF first.
  */
 #ifndef BPFRR_BTF_PARSE_H
