@@ -2333,6 +2333,45 @@ static uint8_t *owned_bytes(struct cursor *c, uint64_t len)
 }
 
 /*
+ * The start of a copy-form or deflate-form blob: its len, checked against
+ * the bound both forms share, and len bytes of the reader's to make it in.
+ * 1: seen before a rewind (*b is the blob decoded then, the record is
+ * read); 0: go on; -1: failed (too_much is the reason when len is over).
+ */
+static int expanded_blob_start(struct cursor *c, struct bpfrr_rec_blob *b, const char *too_much,
+			       uint64_t *len, uint8_t **data)
+{
+	struct bpfrr_trace_reader *r = c->r;
+
+	*len = get_var(c, "len");
+	if (c->cur.failed)
+		return -1;
+	if (b->id <= r->nr_blobs) {
+		/* seen before a rewind: decoded then */
+		*b = r->blobs[b->id - 1];
+		c->cur.pos = c->cur.len;
+		return 1;
+	}
+	if (*len > BPFRR_TRACE_MAX_PAYLOAD ||
+	    r->expanded_bytes + *len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
+		c->cur.pos = 1;
+		cur_fail(c, "len", too_much);
+		return -1;
+	}
+	*data = owned_bytes(c, *len);
+	return *data ? 0 : -1;
+}
+
+/* The end of a copy-form or deflate-form blob: len bytes made in data. */
+static bool expanded_blob_done(struct cursor *c, struct bpfrr_rec_blob *b, uint64_t len, uint8_t *data)
+{
+	c->r->expanded_bytes += len;
+	b->len = len;
+	b->data = data;
+	return true;
+}
+
+/*
  * BLOB form 17 (3.x): varint len, then until len bytes are made: varint
  * lit_len and that many bytes; then, if bytes are missing still, varint
  * copy_len (>= 1), varint back, varint src_off: copy_len bytes of blob
@@ -2343,26 +2382,13 @@ static uint8_t *owned_bytes(struct cursor *c, uint64_t len)
 static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
 {
 	struct bpfrr_trace_reader *r = c->r;
-	uint64_t len = get_var(c, "len"), made = 0;
+	uint64_t len, made = 0;
 	size_t at, after;
-	uint8_t *data;
+	uint8_t *data = NULL;
+	int start = expanded_blob_start(c, b, "copies hold more than the format allows for the file", &len, &data);
 
-	if (c->cur.failed)
-		return false;
-	if (b->id <= r->nr_blobs) {
-		/* seen before a rewind: decoded then */
-		*b = r->blobs[b->id - 1];
-		c->cur.pos = c->cur.len;
-		return true;
-	}
-	if (len > BPFRR_TRACE_MAX_PAYLOAD ||
-	    r->expanded_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
-		c->cur.pos = 1;
-		return cur_fail(c, "len", "copies hold more than the format allows for the file");
-	}
-	data = owned_bytes(c, len);
-	if (!data)
-		return false;
+	if (start)
+		return start > 0;
 	for (;;) {
 		uint64_t lit, copy, back, off;
 		const struct bpfrr_rec_blob *src;
@@ -2404,10 +2430,7 @@ static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
 		if (made == len)
 			break;
 	}
-	r->expanded_bytes += len;
-	b->len = len;
-	b->data = data;
-	return true;
+	return expanded_blob_done(c, b, len, data);
 }
 
 /*
@@ -2419,24 +2442,15 @@ static bool decode_copies(struct cursor *c, struct bpfrr_rec_blob *b)
 static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
 {
 	struct bpfrr_trace_reader *r = c->r;
-	uint64_t len = get_var(c, "len");
-	size_t at = c->cur.pos;
-	uint8_t *data;
-	int zret;
+	uint64_t len;
+	uint8_t *data = NULL;
+	size_t at;
+	int zret, start;
 
-	if (c->cur.failed)
-		return false;
-	if (b->id <= r->nr_blobs) {
-		/* seen before a rewind: decoded then */
-		*b = r->blobs[b->id - 1];
-		c->cur.pos = c->cur.len;
-		return true;
-	}
-	if (len > BPFRR_TRACE_MAX_PAYLOAD ||
-	    r->expanded_bytes + len > (uint64_t)BLOB_COPIES_EXPAND * (c->cur.base + c->cur.len)) {
-		c->cur.pos = 1;
-		return cur_fail(c, "len", "deflated bytes hold more than the format allows for the file");
-	}
+	start = expanded_blob_start(c, b, "deflated bytes hold more than the format allows for the file", &len, &data);
+	if (start)
+		return start > 0;
+	at = c->cur.pos;
 	if (!r->zs) {
 		r->zs = calloc(1, sizeof(*r->zs));
 		if (!r->zs || inflateInit2(r->zs, -15) != Z_OK) {
@@ -2449,9 +2463,6 @@ static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
 	} else if (inflateReset(r->zs) != Z_OK) {
 		return cur_fail(c, "data", "the decompressor could not be reset");
 	}
-	data = owned_bytes(c, len);
-	if (!data)
-		return false;
 	r->zs->next_in = (Bytef *)(c->cur.p + at);
 	r->zs->avail_in = (uInt)(c->cur.len - at);
 	r->zs->next_out = data;
@@ -2475,10 +2486,7 @@ static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
 		return cur_fail(c, "data", "bytes after the end of the deflate stream");
 	}
 	c->cur.pos = c->cur.len;
-	r->expanded_bytes += len;
-	b->len = len;
-	b->data = data;
-	return true;
+	return expanded_blob_done(c, b, len, data);
 }
 
 /*

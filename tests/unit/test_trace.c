@@ -1626,34 +1626,23 @@ END_TEST
 
 #define ZEROS20 "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
 
-/* Form 17's checks; blob 4 (the sample's info) is 40 bytes, the new blob is 5. */
-START_TEST(v3_copy_errors)
-{
-	static const struct {
-		unsigned int major;
-		const char *payload;
-		uint32_t len;
-		const char *want;	/* NULL: valid */
-	} cases[] = {
-		{ 3, "\x11\x05\x00\x05\x01\x00", 6, NULL },
-		{ 3, "\x11\x07\x02xy\x05\x02\x04", 8, NULL },	/* "xy", then "line\n" of blob 3 */
-		/* 2.x has no form 17; nor 3.0 a form 18 (zeros: what a padding would be) */
-		{ 2, "\x11" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15) nor runs (16)" },
-		{ 3, "\x12" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15), runs (16) nor copies (17)" },
-		{ 3, "\x11\x05\x00\x00\x01\x00", 6, "BLOB record: copy: empty copy" },
-		{ 3, "\x11\x05\x00\x06\x01\x00", 6, "BLOB record: copy: past the end of the blob" },
-		{ 3, "\x11\x05\x00\x05\x00\x00", 6, "BLOB record: copy: names no earlier blob" },
-		{ 3, "\x11\x05\x00\x05\x05\x00", 6, "BLOB record: copy: names no earlier blob" },
-		{ 3, "\x11\x05\x00\x05\x01\x24", 6, "BLOB record: copy: past the end of the blob it copies" },
-		{ 3, "\x11\x05\x00\x05\x03\x00", 6, "BLOB record: copy: past the end of the blob it copies" },
-		{ 3, "\x11\x02\x03xyz", 6, "BLOB record: literal: past the end of the blob" },
-		{ 3, "\x11\x05\x01x", 4, "BLOB record: copy: record ends inside it" },
-		{ 3, "\x11\x01\x01x\x00", 5, "BLOB record: payload: unexpected bytes after the last field" },
-		{ 3, "\x11\x80\x80\x01\x00\x80\x80\x01\x01\x00", 10,
-		  "BLOB record: len: copies hold more than the format allows for the file" },
-	};
+/*
+ * A blob record appended to the sample (whose blob 4, its info, is 40
+ * bytes): it reads as blob 5, made of want_blob's want_len bytes (want
+ * NULL), or the reader stops with a reason containing want.
+ */
+struct blob_case {
+	unsigned int major;
+	const char *payload;
+	uint32_t len;
+	const char *want;	/* NULL: valid */
+	const char *want_blob;
+	uint32_t want_len;
+};
 
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+static void check_blob_cases(const struct blob_case *cases, size_t nr)
+{
+	for (size_t k = 0; k < nr; k++) {
 		struct bpfrr_trace_reader *r;
 		struct bpfrr_trace_record rec;
 		const struct bpfrr_rec_blob *b;
@@ -1675,12 +1664,37 @@ START_TEST(v3_copy_errors)
 			ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);	/* no END */
 			b = bpfrr_trace_blob(r, 5);
 			ck_assert_ptr_nonnull(b);
-			ck_assert_uint_eq(b->len, k ? 7 : 5);
-			ck_assert_mem_eq(b->data, k ? "xyline\n" : "\x42\0\0\0\0", b->len);
+			ck_assert_uint_eq(b->len, cases[k].want_len);
+			ck_assert_mem_eq(b->data, cases[k].want_blob, b->len);
 		}
 		bpfrr_trace_reader_close(r);
 		free(buf);
 	}
+}
+
+/* Form 17's checks. */
+START_TEST(v3_copy_errors)
+{
+	static const struct blob_case cases[] = {
+		{ 3, "\x11\x05\x00\x05\x01\x00", 6, NULL, "\x42\0\0\0\0", 5 },
+		{ 3, "\x11\x07\x02xy\x05\x02\x04", 8, NULL, "xyline\n", 7 },	/* "xy", then "line\n" of blob 3 */
+		/* 2.x has no form 17; nor 3.0 a form 18 (zeros: what a padding would be) */
+		{ 2, "\x11" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15) nor runs (16)" },
+		{ 3, "\x12" ZEROS20, 21, "BLOB record: form: neither padding (0 to 15), runs (16) nor copies (17)" },
+		{ 3, "\x11\x05\x00\x00\x01\x00", 6, "BLOB record: copy: empty copy" },
+		{ 3, "\x11\x05\x00\x06\x01\x00", 6, "BLOB record: copy: past the end of the blob" },
+		{ 3, "\x11\x05\x00\x05\x00\x00", 6, "BLOB record: copy: names no earlier blob" },
+		{ 3, "\x11\x05\x00\x05\x05\x00", 6, "BLOB record: copy: names no earlier blob" },
+		{ 3, "\x11\x05\x00\x05\x01\x24", 6, "BLOB record: copy: past the end of the blob it copies" },
+		{ 3, "\x11\x05\x00\x05\x03\x00", 6, "BLOB record: copy: past the end of the blob it copies" },
+		{ 3, "\x11\x02\x03xyz", 6, "BLOB record: literal: past the end of the blob" },
+		{ 3, "\x11\x05\x01x", 4, "BLOB record: copy: record ends inside it" },
+		{ 3, "\x11\x01\x01x\x00", 5, "BLOB record: payload: unexpected bytes after the last field" },
+		{ 3, "\x11\x80\x80\x01\x00\x80\x80\x01\x01\x00", 10,
+		  "BLOB record: len: copies hold more than the format allows for the file" },
+	};
+
+	check_blob_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 END_TEST
 
@@ -1831,17 +1845,12 @@ END_TEST
 /* "hello" as one stored final deflate block, and pieces of it */
 #define STORED_HELLO "\x01\x05\x00\xfa\xffhello"
 
-/* Form 18's checks; the new blob is 5. */
+/* Form 18's checks. */
 START_TEST(v4_deflate_errors)
 {
-	static const struct {
-		unsigned int major;
-		const char *payload;
-		uint32_t len;
-		const char *want;	/* NULL: valid */
-	} cases[] = {
-		{ 4, "\x12\x05" STORED_HELLO, 12, NULL },
-		{ 4, "\x12\x00\x03\x00", 4, NULL },	/* an empty blob: one empty fixed-Huffman block */
+	static const struct blob_case cases[] = {
+		{ 4, "\x12\x05" STORED_HELLO, 12, NULL, "hello", 5 },
+		{ 4, "\x12\x00\x03\x00", 4, NULL, "", 0 },	/* an empty blob: one empty fixed-Huffman block */
 		{ 4, "\x12\x00" STORED_HELLO, 12, "BLOB record: data: deflate stream makes more bytes than len" },
 		{ 4, "\x12\x04" STORED_HELLO, 12, "BLOB record: data: deflate stream makes more bytes than len" },
 		{ 4, "\x12\x06" STORED_HELLO, 12, "BLOB record: data: deflate stream makes fewer bytes than len" },
@@ -1861,34 +1870,7 @@ START_TEST(v4_deflate_errors)
 		  "BLOB record: form: neither padding (0 to 15), runs (16), copies (17) nor deflate (18)" },
 	};
 
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct bpfrr_trace_reader *r;
-		struct bpfrr_trace_record rec;
-		const struct bpfrr_rec_blob *b;
-		int status;
-		size_t len;
-		uint8_t *buf;
-
-		writer_major = cases[k].major;
-		buf = open_ended_sample(&len);
-		append_record2(buf, &len, BPFRR_REC_BLOB, cases[k].payload, cases[k].len);
-		r = open_bytes(buf, len, 0);
-		while ((status = bpfrr_trace_next(r, &rec)) == BPFRR_TRACE_RECORD)
-			;
-		if (cases[k].want) {
-			ck_assert_int_eq(status, BPFRR_TRACE_CORRUPT);
-			ck_assert_msg(strstr(bpfrr_trace_error(r), cases[k].want), "case %zu: %s", k,
-				      bpfrr_trace_error(r));
-		} else {
-			ck_assert_int_eq(status, BPFRR_TRACE_TRUNCATED);	/* no END */
-			b = bpfrr_trace_blob(r, 5);
-			ck_assert_ptr_nonnull(b);
-			ck_assert_uint_eq(b->len, k ? 0 : 5);
-			ck_assert_mem_eq(b->data, "hello", b->len);
-		}
-		bpfrr_trace_reader_close(r);
-		free(buf);
-	}
+	check_blob_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 END_TEST
 
