@@ -14,11 +14,6 @@
 
 #include "btf_parse.h"
 
-static uint32_t swap32(uint32_t v)
-{
-	return __builtin_bswap32(v);
-}
-
 struct btf *bpfrr_btf_parse(const void *data, size_t len)
 {
 	struct btf_header h;
@@ -37,8 +32,8 @@ struct btf *bpfrr_btf_parse(const void *data, size_t len)
 		return NULL;
 	}
 	if (swapped) {
-		h.hdr_len = swap32(h.hdr_len);
-		h.type_off = swap32(h.type_off);
+		h.hdr_len = __builtin_bswap32(h.hdr_len);
+		h.type_off = __builtin_bswap32(h.type_off);
 	}
 	/* the copy starts aligned: the types are where hdr_len + type_off puts them */
 	if (((uint64_t)h.hdr_len + h.type_off) % 4) {

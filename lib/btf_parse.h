@@ -7,8 +7,8 @@
  * pointers into it, struct btf_type * among them; it checks that type_off
  * is a multiple of 4 but not hdr_len, so a header of 25 bytes puts every
  * type at an odd address, and every caller that reads a type through such
- * a pointer reads misaligned (a loader's real BTF never has such a header).  bpfrr_btf_parse() refuses that
- * BTF first.
+ * a pointer reads misaligned (a loader's real BTF never has such a header).
+ * bpfrr_btf_parse() refuses that BTF first.
  */
 #ifndef BPFRR_BTF_PARSE_H
 #define BPFRR_BTF_PARSE_H

@@ -115,7 +115,7 @@ struct bpfrr_trace_writer {
 	struct bpfrr_buf rec;
 	uint32_t rec_type;
 	unsigned int major;	/* the format written: 1 to 4 */
-	/* 2.x and 3.x */
+	/* 2.x on */
 	uint64_t start_ns;	/* the HEADER's start_monotonic_ns: times are relative to it */
 	uint64_t nr_strs;	/* strings written inline so far: the reader's table */
 	struct bpfrr_u64map interned;	/* keyed hash of a short string -> its index in strs */
@@ -1537,7 +1537,7 @@ struct bpfrr_trace_reader {
 	size_t nr_strs, strs_cap;
 	size_t hdr_nr_strs;	/* the HEADER's strings: the table after a rewind */
 	uint64_t start_ns;
-	/* blobs stored as runs or copies, decoded (freed with the reader) */
+	/* blobs stored as runs, copies or deflated, decoded (freed with the reader) */
 	uint8_t **owned;
 	size_t nr_owned, owned_cap;
 	uint64_t expanded_bytes;	/* bytes of the copy-form (3.x) and deflate-form (4.x) blobs decoded */
@@ -1575,6 +1575,14 @@ static bool cur_fail(struct cursor *c, const char *what, const char *why)
 	if (!c->cur.failed)
 		set_error(c->r, BPFRR_TRACE_CORRUPT, c->cur.base + c->cur.pos, "%s record: %s: %s",
 			  c->rec_name, what, why);
+	c->cur.failed = true;
+	return false;
+}
+
+/* Out of memory while decoding: the reader stops with BPFRR_TRACE_NOMEM. */
+static bool cur_nomem(struct cursor *c)
+{
+	set_error(c->r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
 	c->cur.failed = true;
 	return false;
 }
@@ -1783,8 +1791,7 @@ static void decode_header(struct cursor *c, struct bpfrr_trace_header *h)
 	/* the header lives as long as the reader: keep its own argv array */
 	r->hdr_argv = calloc((size_t)h->argc + 1, sizeof(char *));
 	if (!r->hdr_argv) {
-		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-		c->cur.failed = true;
+		cur_nomem(c);
 		return;
 	}
 	memcpy(r->hdr_argv, argv, (size_t)h->argc * sizeof(char *));
@@ -2302,8 +2309,7 @@ static void decode_header2(struct cursor *c, struct bpfrr_trace_header *h)
 	r->start_ns = h->start_monotonic_ns;
 	r->hdr_argv = calloc((size_t)h->argc + 1, sizeof(char *));
 	if (!r->hdr_argv) {
-		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-		c->cur.failed = true;
+		cur_nomem(c);
 		return;
 	}
 	memcpy(r->hdr_argv, argv, (size_t)h->argc * sizeof(char *));
@@ -2324,8 +2330,7 @@ static uint8_t *owned_bytes(struct cursor *c, uint64_t len)
 	r->owned = owned;
 	data = calloc(1, len ? (size_t)len : 1);
 	if (!data) {
-		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-		c->cur.failed = true;
+		cur_nomem(c);
 		return NULL;
 	}
 	r->owned[r->nr_owned++] = data;
@@ -2456,9 +2461,7 @@ static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
 		if (!r->zs || inflateInit2(r->zs, -15) != Z_OK) {
 			free(r->zs);
 			r->zs = NULL;
-			set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-			c->cur.failed = true;
-			return false;
+			return cur_nomem(c);
 		}
 	} else if (inflateReset(r->zs) != Z_OK) {
 		return cur_fail(c, "data", "the decompressor could not be reset");
@@ -2468,11 +2471,8 @@ static bool decode_deflate(struct cursor *c, struct bpfrr_rec_blob *b)
 	r->zs->next_out = data;
 	r->zs->avail_out = (uInt)len;
 	zret = inflate(r->zs, Z_FINISH);
-	if (zret == Z_MEM_ERROR) {
-		set_error(r, BPFRR_TRACE_NOMEM, c->cur.base, "out of memory");
-		c->cur.failed = true;
-		return false;
-	}
+	if (zret == Z_MEM_ERROR)
+		return cur_nomem(c);
 	if (zret != Z_STREAM_END) {
 		/* Z_BUF_ERROR: out of input (the record ended) or out of room (len made) */
 		return cur_fail(c, "data", zret != Z_BUF_ERROR ? "not a valid deflate stream" :
@@ -2530,13 +2530,8 @@ static void decode_blob2(struct cursor *c, struct bpfrr_rec_blob *b)
 			return;
 		b->len = len;
 		b->data = data;
-	} else if (form == BLOB_FORM_COPIES && r->major >= 3) {
-		if (!decode_copies(c, b))
-			return;
-		if (b->id <= r->nr_blobs)
-			return;		/* seen before a rewind: decoded then */
-	} else if (form == BLOB_FORM_DEFLATE && r->major >= 4) {
-		if (!decode_deflate(c, b))
+	} else if ((form == BLOB_FORM_COPIES && r->major >= 3) || (form == BLOB_FORM_DEFLATE && r->major >= 4)) {
+		if (!(form == BLOB_FORM_COPIES ? decode_copies(c, b) : decode_deflate(c, b)))
 			return;
 		if (b->id <= r->nr_blobs)
 			return;		/* seen before a rewind: decoded then */

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include "bpf_abi.h"
 #include "bpf_disasm.h"
@@ -464,9 +463,8 @@ static void add_insns(struct side *s, struct item *it, const struct bpfrr_rt_cal
 
 static struct btf *item_btf(struct item *b)
 {
-	if (!b->btf && b->btf_data) {
+	if (!b->btf && b->btf_data)
 		b->btf = bpfrr_btf_parse(b->btf_data, b->btf_len);
-	}
 	return b->btf;
 }
 

@@ -1526,6 +1526,28 @@ START_TEST(copy_index_splits_exactly)
 END_TEST
 
 /*
+ * The sample's records, then blobs[0..n) (ids 5 on), then END, written in
+ * format major.x: the file's bytes, their length in *len.
+ */
+static uint8_t *sample_with_blobs(unsigned int major, const void *const *blobs, const size_t *lens, size_t n,
+				  size_t *len)
+{
+	struct bpfrr_trace_writer *w;
+	uint8_t *buf;
+	int fd;
+
+	writer_major = major;
+	w = new_writer(&fd);
+	write_sample(w);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(bpfrr_trace_put_blob(w, blobs[i], lens[i]), 5 + i);
+	ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
+	buf = file_bytes(fd, len);
+	close(fd);
+	return buf;
+}
+
+/*
  * Format 3.0: a blob that repeats earlier ones is stored as literals and
  * copies (form 17), far shorter than in 2.2, and reads back exactly, also
  * after a rewind; 2.2 has no copies.
@@ -1536,23 +1558,15 @@ START_TEST(v3_blobs_copy_earlier_blobs)
 	size_t len[2];
 	uint8_t *buf[2];
 
+	const void *const blobs[] = { a, b };
+	const size_t lens[] = { sizeof(a), sizeof(b) };
+
 	fill_random(a, sizeof(a), 7);
 	fill_random(b, sizeof(b), 8);
 	memcpy(b + 100, a + 200, 3000);	/* b: 1000 bytes of its own, 3000 of a's */
 	b[1500] ^= 1;
-	for (int v = 0; v < 2; v++) {
-		struct bpfrr_trace_writer *w;
-		int fd;
-
-		writer_major = v ? 3 : 2;
-		w = new_writer(&fd);
-		write_sample(w);
-		ck_assert_uint_eq(bpfrr_trace_put_blob(w, a, sizeof(a)), 5);
-		ck_assert_uint_eq(bpfrr_trace_put_blob(w, b, sizeof(b)), 6);
-		ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
-		buf[v] = file_bytes(fd, &len[v]);
-		close(fd);
-	}
+	for (int v = 0; v < 2; v++)
+		buf[v] = sample_with_blobs(v ? 3 : 2, blobs, lens, 2, &len[v]);
 	ck_assert_msg(len[1] + 2900 < len[0], "3.0: %zu bytes, 2.2: %zu", len[1], len[0]);
 	for (int v = 0; v < 2; v++) {
 		struct bpfrr_trace_reader *r = open_bytes(buf[v], len[v], 0);
@@ -1727,29 +1741,18 @@ START_TEST(v4_blobs_deflate)
 	size_t len[2];
 	uint8_t *buf[2];
 
+	static const void *const want[3] = { a, b, small };
+	static const size_t want_len[3] = { sizeof(a), sizeof(b), sizeof(small) };
+
 	fill_words(a, sizeof(a), 11);
 	memcpy(b, a + 1000, sizeof(b));
 	b[10] ^= 1;
 	fill_words(small, sizeof(small), 12);
-	for (int v = 0; v < 2; v++) {
-		struct bpfrr_trace_writer *w;
-		int fd;
-
-		writer_major = v ? 4 : 3;
-		w = new_writer(&fd);
-		write_sample(w);
-		ck_assert_uint_eq(bpfrr_trace_put_blob(w, a, sizeof(a)), 5);
-		ck_assert_uint_eq(bpfrr_trace_put_blob(w, b, sizeof(b)), 6);
-		ck_assert_uint_eq(bpfrr_trace_put_blob(w, small, sizeof(small)), 7);
-		ck_assert_int_eq(bpfrr_trace_close(w, 0, 0), 0);
-		buf[v] = file_bytes(fd, &len[v]);
-		close(fd);
-	}
+	for (int v = 0; v < 2; v++)
+		buf[v] = sample_with_blobs(v ? 4 : 3, want, want_len, 3, &len[v]);
 	ck_assert_msg(len[1] + 3000 < len[0], "4.0: %zu bytes, 3.0: %zu", len[1], len[0]);
 	for (int v = 0; v < 2; v++) {
 		struct bpfrr_trace_reader *r = open_bytes(buf[v], len[v], 0);
-		static const uint8_t *const want[3] = { a, b, small };
-		static const size_t want_len[3] = { sizeof(a), sizeof(b), sizeof(small) };
 		struct bpfrr_trace_record rec;
 		const void *first = NULL;
 
